@@ -1,0 +1,33 @@
+# Two commands set up everything on a fresh machine: `make serve` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.stamp-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: serve test bench lint clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install -q -e '.[web,test]'
+	rm -f $(VENV)/.stamp-*
+	touch $@
+
+serve: $(STAMP)
+	$(VENV)/bin/tarocchi serve
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests
+	$(VENV)/bin/ruff format --check src tests
+	$(VENV)/bin/mypy
+
+test: lint
+	$(VENV)/bin/pytest -n 2
+
+bench: $(STAMP)
+	$(VENV)/bin/tarocchi bench piedicavallo
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,249 @@
+"""What every game shares: errors, public events, results, and the trick-taking core.
+
+A game is a stateless rules object (a subclass of `TrickGame`) over an immutable
+state. States are NamedTuples that carry at least the fields the `GameState`
+protocol lists, so the one view function, the match runner and records work
+for every game. Chance enters only through the seed given to `deal`.
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS, Pack, bits
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow here; the message names the rule."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A public fact every seat learns (an announcement, a declaration, a robbed card...)."""
+
+    kind: str
+    seat: int | None = None
+    cards: int = 0  # mask of the cards the event shows
+    value: int = 0
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """One line of an end-of-deal breakdown."""
+
+    label: str
+    ns: float
+    ew: float
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """Final totals per team in the game's own unit, with the breakdown and winner."""
+
+    ns: float
+    ew: float
+    winner: str  # "NS", "EW" or "draw"
+    lines: tuple[ScoreLine, ...]
+    piles: tuple[int, int]  # final card masks of NS and EW
+    extra: tuple[tuple[str, Any], ...] = field(default=())
+
+    def margin(self, team: int) -> float:
+        """Return team's total minus the other team's total (team 0 = NS)."""
+        return self.ns - self.ew if team == 0 else self.ew - self.ns
+
+
+def winner_of(ns: float, ew: float) -> str:
+    """Return the winner label of two totals; equal totals draw."""
+    return "NS" if ns > ew else "EW" if ew > ns else "draw"
+
+
+class GameState(Protocol):
+    """The fields every game's state carries (each game adds its own)."""
+
+    GAME: ClassVar[str]
+
+    @property
+    def hands(self) -> tuple[int, int, int, int]: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def to_move(self) -> int | None: ...
+    @property
+    def leader(self) -> int: ...
+    @property
+    def trick(self) -> tuple[tuple[int, int], ...]: ...
+    @property
+    def winners(self) -> tuple[int, ...]: ...
+    @property
+    def tricks(self) -> tuple[tuple[tuple[int, int], ...], ...]: ...
+    @property
+    def piles(self) -> tuple[int, int]: ...
+
+
+def led_suit(trick: Sequence[tuple[int, int]], suit_of: Sequence[int]) -> int | None:
+    """Return the suit of the first non-Matto card of a trick, or None (rules: a led Matto
+    lets the next card set the suit)."""
+    for _, card in trick:
+        s = suit_of[card]
+        if s != FOOL:
+            return s
+    return None
+
+
+def follow_mask(hand: int, led: int | None, pack: Pack) -> int:
+    """Return the cards of hand that may be played: follow suit, else trump, else any;
+    the Matto is always allowed."""
+    if led is None:
+        return hand
+    m = hand & pack.suit_mask[led]
+    if not m:
+        m = hand & pack.trump_mask
+        if not m:
+            return hand
+    return m | (hand & pack.matto_bit)
+
+
+def follow_reason(hand: int, led: int | None, card: int, pack: Pack) -> str:
+    """Explain why card may not follow (call only when it is not in follow_mask)."""
+    if not (hand >> card) & 1:
+        return f"{pack.code(card)} is not in your hand"
+    assert led is not None
+    if hand & pack.suit_mask[led]:
+        if led == TRUMPS:
+            return "you must play a trump: trumps were led"
+        return f"you must follow {SUIT_NAMES_EN[led]}"
+    return f"you have no {SUIT_NAMES_EN[led]}, so you must play a trump"
+
+
+def trick_winner(trick: Sequence[tuple[int, int]], pack: Pack) -> int:
+    """Return the seat that wins a full trick: highest trump, else highest card of the led
+    suit; the Matto never wins (ids are in strength order, so this is a max over ids)."""
+    suit_of = pack.suit_of
+    led = led_suit(trick, suit_of)
+    best_seat, best = -1, -1
+    want = TRUMPS if any(suit_of[c] == TRUMPS for _, c in trick) else led
+    for seat, card in trick:
+        if suit_of[card] == want and card > best:
+            best_seat, best = seat, card
+    return best_seat
+
+
+def shuffled_deal(seed: int, size: int) -> tuple[int, list[int]]:
+    """Return (dealer, deck order) for a seed: the same on every machine.
+
+    The order sorts the cards by 64-bit keys drawn in one call from Python's
+    Mersenne Twister, which is specified bit for bit (and quicker than shuffle)."""
+    rng = random.Random(seed)
+    dealer = rng.randrange(4)
+    keys = struct.unpack(f"<{size}Q", rng.randbytes(8 * size))
+    return dealer, sorted(range(size), key=keys.__getitem__)
+
+
+class TrickGame:
+    """Shared behaviour of the three rules objects: codes, legal actions, views."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    pack: ClassVar[Pack]
+    extra_actions: ClassVar[tuple[str, ...]] = ()  # codes of action ids len(pack), len(pack)+1...
+
+    # -- text codes ---------------------------------------------------------------
+    def card_code(self, card: int) -> str:
+        """Return the text code of a card id."""
+        return self.pack.code(card)
+
+    def card_id(self, code: str) -> int:
+        """Return the card id of a text code (ValueError if unknown)."""
+        return self.pack.card_id(code)
+
+    def action_code(self, action: int) -> str:
+        """Return the text code of an action id."""
+        n = self.pack.size
+        if 0 <= action < n:
+            return self.pack.codes[action]
+        if 0 <= action - n < len(self.extra_actions):
+            return self.extra_actions[action - n]
+        raise ValueError(f"no action {action} in {self.name}")
+
+    def parse_action(self, code: str) -> int:
+        """Return the action id of a text code (ValueError if unknown)."""
+        c = code.strip().upper()
+        if c in self.extra_actions:
+            return self.pack.size + self.extra_actions.index(c)
+        return self.pack.card_id(c)
+
+    # -- the game protocol -----------------------------------------------------------
+    def deal(self, seed: int) -> Any:
+        """Return the state after a seeded random deal; the first decision is pending."""
+        raise NotImplementedError
+
+    def legal_mask(self, state: Any) -> int:
+        """Return the legal card actions as a mask (the hot path of playouts)."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: Any) -> list[int]:
+        """Return the legal action ids, ascending."""
+        return bits(self.legal_mask(state))
+
+    def apply(self, state: Any, action: int) -> Any:
+        """Return the state after the player to move takes action (IllegalAction if not)."""
+        raise NotImplementedError
+
+    def is_over(self, state: Any) -> bool:
+        """Return True when the deal is finished."""
+        return state.to_move is None
+
+    def result(self, state: Any) -> Result:
+        """Return the final result of a finished deal."""
+        raise NotImplementedError
+
+    def public_events(self, state: Any) -> tuple[Event, ...]:
+        """Return the public announcements so far, in order."""
+        return ()
+
+    def shown_cards(self, state: Any) -> tuple[int, int, int, int]:
+        """Return, per seat, cards every seat knows are in that hand (declared, exposed)."""
+        return (0, 0, 0, 0)
+
+    def finished_tricks(self, state: Any) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """Return every finished trick as (seat, card) plays."""
+        return tuple(state.tricks)
+
+    def public_piles(self, state: Any) -> tuple[int, int]:
+        """Return the cards each team has visibly taken so far."""
+        return tuple(state.piles)  # type: ignore[return-value]
+
+    def private_cards(self, state: Any, seat: int) -> int:
+        """Return cards outside seat's hand that seat alone knows (e.g. the dealer's discard)."""
+        return 0
+
+    def phase_name(self, state: Any) -> str:
+        """Return the name of the current phase ("discard", "play", "over"...)."""
+        raise NotImplementedError
+
+    def view(self, state: Any, seat: int) -> Any:
+        """Return everything seat may know (see tarocchi.views)."""
+        from tarocchi.views import view  # views sit below the rules layer
+
+        return view(state, seat)
+
+    def combination_score(self, codes: Sequence[str]) -> int:
+        """Return the value of the combinations in a set of cards."""
+        raise NotImplementedError(f"{self.name} has no combinations")
+
+    def check_action(self, state: Any, action: int) -> None:
+        """Raise IllegalAction with the rule's reason unless action is legal now."""
+        if state.to_move is None:
+            raise IllegalAction("the deal is over")
+        if action not in self.legal_actions(state):
+            raise IllegalAction(self.illegal_reason(state, action))
+
+    def illegal_reason(self, state: Any, action: int) -> str:
+        """Explain why an action is illegal in state."""
+        raise NotImplementedError

@@ -1,0 +1,308 @@
+"""Piedicavallo Tarocchi: the rules of the partnership game on the Tarocco Piemontese pack.
+
+Card ids (see tarocchi.packs.piemontese):
+
+    0-9 SW-5..SW-K   10-19 BA-5..BA-K   20-29 CU-6..CU-K   30-39 CO-6..CO-K
+    40-60 T1..T21    61 MATTO
+
+Actions are card ids only: the dealer's two discards, one card at a time, then
+the 60 card plays of 15 tricks. Section numbers (§) refer to
+shared/rules/piedicavallo.md.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from tarocchi.cards import iter_bits, mask_of, popcount, team_of
+from tarocchi.games.base import (
+    Event,
+    IllegalAction,
+    Result,
+    ScoreLine,
+    TrickGame,
+    follow_reason,
+    led_suit,
+    shuffled_deal,
+    winner_of,
+)
+from tarocchi.packs.piemontese import MATTO, PACK, T1, T21
+
+DISCARD, PLAY, OVER = range(3)
+PHASE_NAMES = ("discard", "play", "over")
+TRICKS = 15
+HAND_SIZE = 15
+DISCARD_SIZE = 2
+
+MATTO_BIT = 1 << MATTO
+TRUMP_MASK = PACK.trump_mask
+SUIT_CARDS = PACK.full_mask & ~TRUMP_MASK & ~MATTO_BIT
+# rules §2.1: Kings, T1, T21 and the Matto may never be discarded.
+PROTECTED = PACK.king_mask | (1 << T1) | (1 << T21) | MATTO_BIT
+DISCARDABLE_SUIT = SUIT_CARDS & ~PACK.king_mask
+DISCARDABLE_TRUMPS = TRUMP_MASK & ~PROTECTED
+# the mask of the suit a card sets when it is the first non-Matto card of a trick
+LED_MASK = tuple(0 if c == MATTO else PACK.suit_mask[PACK.suit_of[c]] for c in range(PACK.size))
+
+
+def play_mask(hand: int, trick: tuple[tuple[int, int], ...]) -> int:
+    """Return the cards of hand that may be played to trick (rules §3: follow suit, else
+    trump, else any card; the Matto always; after a led Matto the next card is free)."""
+    if not trick:
+        return hand
+    led = LED_MASK[trick[0][1]] or (len(trick) > 1 and LED_MASK[trick[1][1]])
+    if not led:
+        return hand
+    m = hand & led or hand & TRUMP_MASK
+    return m | (hand & MATTO_BIT) if m else hand
+
+
+class State(NamedTuple):
+    """A Piedicavallo position; every field is an int, a mask or a tuple of them."""
+
+    hands: tuple[int, int, int, int]
+    dealer: int
+    phase: int
+    to_move: int | None
+    leader: int
+    trick: tuple[tuple[int, int], ...]  # (seat, card) of the current trick, in play order
+    tricks: tuple[tuple[tuple[int, int], ...], ...]  # the finished tricks, as `trick`
+    winners: tuple[int, ...]  # the seat that won each finished trick
+    piles: tuple[int, int]  # cards each team took; the Matto goes to its player's team
+    discard: int  # the dealer's discard D (hidden but for the dealer)
+    legal: int  # the legal actions of to_move as a mask, kept because playouts ask twice
+
+    GAME = "piedicavallo"
+
+
+_new_state = tuple.__new__  # builds a State without the Python-level __new__ (hot path)
+
+
+def is_discard_legal(hand: int, discard: int) -> bool:
+    """Return True if the dealer holding hand (17 cards) may discard the two cards
+    (rules §2: never Kings, T1, T21, the Matto; trumps only if the rest is all
+    trumps, Kings and the Matto, or has no trump at all)."""
+    if popcount(discard) != DISCARD_SIZE or discard & ~hand or discard & PROTECTED:
+        return False
+    if not discard & TRUMP_MASK:
+        return True
+    rest = hand & ~discard
+    return not rest & DISCARDABLE_SUIT or not rest & TRUMP_MASK
+
+
+def first_discard_mask(hand: int) -> int:
+    """Return the cards that begin at least one legal two-card discard from hand."""
+    suit = hand & DISCARDABLE_SUIT
+    trumps = hand & DISCARDABLE_TRUMPS
+    all_trumps = hand & TRUMP_MASK
+    n_suit = popcount(suit)
+    # a suit card pairs with another suit card, or, when it is the last one, with any
+    # discardable trump (clause (a) then holds).
+    out = suit if n_suit >= 2 or (n_suit == 1 and trumps) else 0
+    for t in iter_bits(trumps):
+        bit = 1 << t
+        others = trumps & ~bit
+        # with a suit card: clause (a) if it is the only one, or clause (b) if t is the only trump
+        with_suit = suit and (n_suit == 1 or all_trumps == bit)
+        # with another trump: clause (a) if no suit card, or (b) if the two are all the trumps
+        with_trump = others and (
+            not suit or (popcount(all_trumps) == 2 and not all_trumps & ~DISCARDABLE_TRUMPS)
+        )
+        if with_suit or with_trump:
+            out |= bit
+    return out
+
+
+def discard_reason(hand: int, discard: int) -> str:
+    """Explain why a (partial) discard from hand is illegal; '' if it can be completed."""
+    for c in iter_bits(discard & ~hand):
+        return f"{PACK.code(c)} is not in your hand"
+    for c in iter_bits(discard & PROTECTED):
+        if c == MATTO:
+            return "the Matto cannot be discarded"
+        if c in (T1, T21):
+            return f"{PACK.code(c)} cannot be discarded"
+        return "Kings cannot be discarded"
+    if popcount(discard) == 1 and discard & first_discard_mask(hand):
+        return ""
+    if popcount(discard) == 2 and is_discard_legal(hand, discard):
+        return ""
+    return (
+        "a trump may be discarded only if the rest of your hand is all trumps, Kings "
+        "and the Matto, or holds no trump at all"
+    )
+
+
+class Piedicavallo(TrickGame):
+    """The stateless rules object of Piedicavallo Tarocchi."""
+
+    name = "piedicavallo"
+    title = "Piedicavallo Tarocchi"
+    pack = PACK
+
+    # -- deal ---------------------------------------------------------------------
+    def deal(self, seed: int) -> State:
+        """Deal a seeded random deal (rules §2: random dealer, one card at a time from
+        next(dealer), 15 each and 17 to the dealer)."""
+        dealer, deck = shuffled_deal(seed, PACK.size)
+        hands = [0, 0, 0, 0]
+        for k in range(4):
+            hands[(dealer + 1 + k) % 4] = mask_of(deck[k : 4 * HAND_SIZE : 4])
+        hands[dealer] |= mask_of(deck[4 * HAND_SIZE :])
+        return self.start((hands[0], hands[1], hands[2], hands[3]), dealer)
+
+    def start(self, hands: tuple[int, int, int, int], dealer: int) -> State:
+        """Return the state before the discard for explicit hands (the dealer's has 17)."""
+        sizes = [popcount(h) for h in hands]
+        want = [HAND_SIZE + DISCARD_SIZE * (s == dealer) for s in range(4)]
+        union = hands[0] | hands[1] | hands[2] | hands[3]
+        if sizes != want or union != PACK.full_mask:
+            raise ValueError(f"hands must be 15 cards each and 17 for the dealer; got {sizes}")
+        legal = first_discard_mask(hands[dealer])
+        leader = (dealer + 1) % 4
+        return State(hands, dealer, DISCARD, dealer, leader, (), (), (), (0, 0), 0, legal)
+
+    # -- legality ---------------------------------------------------------------------
+    def legal_mask(self, state: State) -> int:
+        """Return the legal actions as a mask of card ids."""
+        return state.legal
+
+    def illegal_reason(self, state: State, action: int) -> str:
+        """Explain why action is illegal in state."""
+        if state.to_move is None:
+            return "the deal is over"
+        if not 0 <= action < PACK.size:
+            return f"{action} is not a card"
+        hand = state.hands[state.to_move]
+        if state.phase == DISCARD:
+            reason = discard_reason(hand | state.discard, state.discard | 1 << action)
+            return reason or f"{PACK.code(action)} cannot be discarded now"
+        return follow_reason(hand, led_suit(state.trick, PACK.suit_of), action, PACK)
+
+    # -- transitions --------------------------------------------------------------------
+    def apply(self, state: State, action: int) -> State:
+        """Return the state after the player to move plays or discards card `action`."""
+        hands, dealer, phase, p, leader, trick, tricks, winners, piles, discard, legal = state
+        if p is None or action < 0 or not (legal >> action) & 1:
+            raise IllegalAction(self.illegal_reason(state, action))
+        bit = 1 << action
+        h = list(hands)
+        h[p] ^= bit
+        new_hands = (h[0], h[1], h[2], h[3])
+        if phase == DISCARD:
+            return self._after_discard(state, new_hands, discard | bit)
+        trick = (*trick, (p, action))
+        if len(trick) < 4:
+            p = (p + 1) & 3
+            return _new_state(State, (
+                new_hands, dealer, PLAY, p, leader, trick, tricks, winners, piles, discard,
+                play_mask(new_hands[p], trick),
+            ))  # fmt: skip
+        # the trick is complete (rules §3): highest trump, else highest of the led suit
+        c0, c1, c2, c3 = trick[0][1], trick[1][1], trick[2][1], action
+        cards = (1 << c0) | (1 << c1) | (1 << c2) | bit
+        real = cards & ~MATTO_BIT
+        best = real & TRUMP_MASK or real & (LED_MASK[c0] or LED_MASK[c1])
+        top = best.bit_length() - 1
+        winner = (p + 1 + (c0, c1, c2, c3).index(top)) & 3
+        ns, ew = piles
+        if winner & 1:
+            ew |= real
+        else:
+            ns |= real
+        if real != cards:
+            # rules §3: the Matto stays with its player's team; no card is given back
+            owner = (p + 1 + (c0, c1, c2, c3).index(MATTO)) & 3
+            if owner & 1:
+                ew |= MATTO_BIT
+            else:
+                ns |= MATTO_BIT
+        winners = (*winners, winner)
+        tricks = (*tricks, trick)
+        if len(winners) == TRICKS:
+            return _new_state(State, (
+                new_hands, dealer, OVER, None, winner, (), tricks, winners, (ns, ew), discard, 0,
+            ))  # fmt: skip
+        return _new_state(State, (
+            new_hands, dealer, PLAY, winner, winner, (), tricks, winners, (ns, ew), discard,
+            new_hands[winner],
+        ))  # fmt: skip
+
+    def _after_discard(
+        self, state: State, hands: tuple[int, int, int, int], discard: int
+    ) -> State:
+        """Return the state after one of the dealer's two discards."""
+        dealer, leader = state.dealer, state.leader
+        if popcount(discard) < DISCARD_SIZE:
+            legal = sum(
+                1 << c
+                for c in iter_bits(hands[dealer] & ~PROTECTED)
+                if is_discard_legal(hands[dealer] | discard, discard | 1 << c)
+            )
+            return State(hands, dealer, DISCARD, dealer, leader, (), (), (), (0, 0), discard, legal)
+        # rules §3: next(dealer) leads the first trick
+        return State(hands, dealer, PLAY, leader, leader, (), (), (), (0, 0), discard, hands[leader])
+
+    # -- scoring ----------------------------------------------------------------------------
+    def result(self, state: State) -> Result:
+        """Score a finished deal (rules §4): card points, the Matto, the discard, the sweep."""
+        if state.phase != OVER:
+            raise ValueError("the deal is not over")
+        tricks = [0, 0]
+        for w in state.winners:
+            tricks[w & 1] += 1
+        dealer_team = team_of(state.dealer)
+        piles = list(state.piles)
+        taken = [PACK.points_of(p & ~MATTO_BIT) for p in piles]
+        matto = [PACK.points[MATTO] * bool(p & MATTO_BIT) for p in piles]
+        disc = [0, 0]
+        disc[dealer_team] = PACK.points_of(state.discard)
+        piles[dealer_team] |= state.discard
+        lines = [
+            ScoreLine("Cards won in tricks", taken[0], taken[1], f"{tricks[0]}-{tricks[1]} tricks"),
+            ScoreLine("The Matto", matto[0], matto[1]),
+            ScoreLine("The discard", disc[0], disc[1], " ".join(PACK.codes_of(state.discard))),
+        ]
+        totals = [taken[t] + matto[t] + disc[t] for t in (0, 1)]
+        for t in (0, 1):
+            if tricks[t] == 0:
+                # rules §4: a team with no trick surrenders its Matto and, as the dealer's
+                # team, the discard: the other team scores all 114.
+                moved = totals[t]
+                sweep = [0, 0]
+                sweep[t], sweep[1 - t] = -moved, moved
+                lines.append(ScoreLine("Sweep: Matto and discard surrendered", *sweep))
+                totals[1 - t] += moved
+                totals[t] = 0
+                piles[1 - t] |= piles[t]
+                piles[t] = 0
+        extra = (
+            ("tricks", (tricks[0], tricks[1])),
+            ("discard", tuple(PACK.codes_of(state.discard))),
+            ("announced_trumps", popcount(state.discard & TRUMP_MASK)),
+        )
+        return Result(
+            totals[0], totals[1], winner_of(totals[0], totals[1]), tuple(lines),
+            (piles[0], piles[1]), extra,
+        )  # fmt: skip
+
+    # -- what is public ---------------------------------------------------------------------------
+    def public_events(self, state: State) -> tuple[Event, ...]:
+        """The dealer's announcement of how many trumps are in the discard (rules §2)."""
+        if state.phase == DISCARD:
+            return ()
+        n = popcount(state.discard & TRUMP_MASK)
+        noun = "trump" if n == 1 else "trumps"
+        return (Event("announce", state.dealer, 0, n, f"discarded {n} {noun}"),)
+
+    def private_cards(self, state: State, seat: int) -> int:
+        """The dealer alone knows the discard."""
+        return state.discard if seat == state.dealer else 0
+
+    def phase_name(self, state: State) -> str:
+        """Return "discard", "play" or "over"."""
+        return PHASE_NAMES[state.phase]
+
+
+
+RULES = Piedicavallo()

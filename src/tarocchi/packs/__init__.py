@@ -1,0 +1,1 @@
+"""The three packs as data: Tarocco Piemontese, Tarocchino Bolognese, Minchiate."""
