@@ -110,7 +110,7 @@ class Pack:
         self.n_bytes = (self.size + 7) // 8
         self._byte_points = tuple(
             tuple(
-                sum(self.points[8 * i + j] for j in range(8) if b >> j & 1 and 8 * i + j < self.size)
+                sum(self.points[k] for j in range(8) if b >> j & 1 and (k := 8 * i + j) < self.size)
                 for b in range(256)
             )
             for i in range(self.n_bytes)
@@ -144,7 +144,7 @@ class Pack:
         return sum(table[i][b] for i, b in enumerate(mask.to_bytes(self.n_bytes, "little")) if b)
 
     def sort_key(self, card: int) -> tuple[int, int]:
-        """Display order: trumps first (strongest first), then suits, strongest first, Matto last."""
+        """Return the display order: trumps, then each suit, strongest first; Matto last."""
         s = self.suit_of[card]
         order = {TRUMPS: 0, SWORDS: 1, BATONS: 2, CUPS: 3, COINS: 4, FOOL: 5}[s]
         return (order, -card)
@@ -168,8 +168,6 @@ RANK_NAMES_EN = {"K": "King", "Q": "Queen", "N": "Knight", "J": "Jack", "A": "Ac
 RANK_NAMES_IT = {"K": "Re", "Q": "Regina", "N": "Cavallo", "J": "Fante", "A": "Asso"}
 
 
-def build_pack(
-    name: str, rows: Sequence[tuple[str, str, str, int, str, int, int]]
-) -> Pack:
+def build_pack(name: str, rows: Sequence[tuple[str, str, str, int, str, int, int]]) -> Pack:
     """Number rows (code, en, it, suit, rank, strength, points) given in id order."""
     return Pack(name, [Card(i, *row) for i, row in enumerate(rows)])

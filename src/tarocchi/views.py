@@ -59,8 +59,12 @@ class View:
     @property
     def known(self) -> int:
         """Return every card whose place this seat knows (hand, played, shown, private)."""
-        return self.hand | self.played | self.private | _or(self.shown) | _or(
-            tuple(e.cards for e in self.events)
+        return (
+            self.hand
+            | self.played
+            | self.private
+            | _or(self.shown)
+            | _or(tuple(e.cards for e in self.events))
         )
 
 
@@ -130,10 +134,15 @@ def to_json(v: View) -> dict[str, Any]:
         ],
         "won": {TEAMS[t]: cards(v.won[t]) for t in (0, 1)},
         "events": [
-            {"kind": e.kind, "seat": e.seat, "cards": cards(e.cards), "value": e.value,
-             "text": e.text}
+            {
+                "kind": e.kind,
+                "seat": e.seat,
+                "cards": cards(e.cards),
+                "value": e.value,
+                "text": e.text,
+            }
             for e in v.events
-        ],  # fmt: skip
+        ],
         "shown": [cards(m) for m in v.shown],
         "private": cards(v.private),
         "over": v.result is not None,

@@ -211,13 +211,22 @@ class TrickGame:
         """Return, per seat, cards every seat knows are in that hand (declared, exposed)."""
         return (0, 0, 0, 0)
 
+    def dealt_hands(self, state: Any) -> tuple[int, ...]:
+        """Return the hands as dealt, for records (state is the state `deal` returned)."""
+        return tuple(state.hands)
+
+    def deal_fields(self, state: Any) -> dict[str, Any]:
+        """Return further public facts of the deal for records (Minchiate: cut, Fola...)."""
+        return {}
+
     def finished_tricks(self, state: Any) -> tuple[tuple[tuple[int, int], ...], ...]:
         """Return every finished trick as (seat, card) plays."""
         return tuple(state.tricks)
 
     def public_piles(self, state: Any) -> tuple[int, int]:
         """Return the cards each team has visibly taken so far."""
-        return tuple(state.piles)  # type: ignore[return-value]
+        ns, ew = state.piles
+        return ns, ew
 
     def private_cards(self, state: Any, seat: int) -> int:
         """Return cards outside seat's hand that seat alone knows (e.g. the dealer's discard)."""

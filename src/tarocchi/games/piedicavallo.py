@@ -12,7 +12,7 @@ shared/rules/piedicavallo.md.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from tarocchi.cards import iter_bits, mask_of, popcount, team_of
 from tarocchi.games.base import (
@@ -57,8 +57,8 @@ def play_mask(hand: int, trick: tuple[tuple[int, int], ...]) -> int:
     return m | (hand & MATTO_BIT) if m else hand
 
 
-class State(NamedTuple):
-    """A Piedicavallo position; every field is an int, a mask or a tuple of them."""
+class Fields(NamedTuple):
+    """The fields of a Piedicavallo position: ints, masks and tuples of them."""
 
     hands: tuple[int, int, int, int]
     dealer: int
@@ -72,7 +72,12 @@ class State(NamedTuple):
     discard: int  # the dealer's discard D (hidden but for the dealer)
     legal: int  # the legal actions of to_move as a mask, kept because playouts ask twice
 
-    GAME = "piedicavallo"
+
+class State(Fields):
+    """A Piedicavallo position (immutable)."""
+
+    __slots__ = ()
+    GAME: ClassVar[str] = "piedicavallo"
 
 
 _new_state = tuple.__new__  # builds a State without the Python-level __new__ (hot path)
@@ -194,10 +199,22 @@ class Piedicavallo(TrickGame):
         trick = (*trick, (p, action))
         if len(trick) < 4:
             p = (p + 1) & 3
-            return _new_state(State, (
-                new_hands, dealer, PLAY, p, leader, trick, tricks, winners, piles, discard,
-                play_mask(new_hands[p], trick),
-            ))  # fmt: skip
+            return _new_state(
+                State,
+                (
+                    new_hands,
+                    dealer,
+                    PLAY,
+                    p,
+                    leader,
+                    trick,
+                    tricks,
+                    winners,
+                    piles,
+                    discard,
+                    play_mask(new_hands[p], trick),
+                ),
+            )
         # the trick is complete (rules §3): highest trump, else highest of the led suit
         c0, c1, c2, c3 = trick[0][1], trick[1][1], trick[2][1], action
         cards = (1 << c0) | (1 << c1) | (1 << c2) | bit
@@ -220,17 +237,40 @@ class Piedicavallo(TrickGame):
         winners = (*winners, winner)
         tricks = (*tricks, trick)
         if len(winners) == TRICKS:
-            return _new_state(State, (
-                new_hands, dealer, OVER, None, winner, (), tricks, winners, (ns, ew), discard, 0,
-            ))  # fmt: skip
-        return _new_state(State, (
-            new_hands, dealer, PLAY, winner, winner, (), tricks, winners, (ns, ew), discard,
-            new_hands[winner],
-        ))  # fmt: skip
+            return _new_state(
+                State,
+                (
+                    new_hands,
+                    dealer,
+                    OVER,
+                    None,
+                    winner,
+                    (),
+                    tricks,
+                    winners,
+                    (ns, ew),
+                    discard,
+                    0,
+                ),
+            )
+        return _new_state(
+            State,
+            (
+                new_hands,
+                dealer,
+                PLAY,
+                winner,
+                winner,
+                (),
+                tricks,
+                winners,
+                (ns, ew),
+                discard,
+                new_hands[winner],
+            ),
+        )
 
-    def _after_discard(
-        self, state: State, hands: tuple[int, int, int, int], discard: int
-    ) -> State:
+    def _after_discard(self, state: State, hands: tuple[int, int, int, int], discard: int) -> State:
         """Return the state after one of the dealer's two discards."""
         dealer, leader = state.dealer, state.leader
         if popcount(discard) < DISCARD_SIZE:
@@ -241,7 +281,9 @@ class Piedicavallo(TrickGame):
             )
             return State(hands, dealer, DISCARD, dealer, leader, (), (), (), (0, 0), discard, legal)
         # rules §3: next(dealer) leads the first trick
-        return State(hands, dealer, PLAY, leader, leader, (), (), (), (0, 0), discard, hands[leader])
+        return State(
+            hands, dealer, PLAY, leader, leader, (), (), (), (0, 0), discard, hands[leader]
+        )
 
     # -- scoring ----------------------------------------------------------------------------
     def result(self, state: State) -> Result:
@@ -269,8 +311,7 @@ class Piedicavallo(TrickGame):
                 # rules §4: a team with no trick surrenders its Matto and, as the dealer's
                 # team, the discard: the other team scores all 114.
                 moved = totals[t]
-                sweep = [0, 0]
-                sweep[t], sweep[1 - t] = -moved, moved
+                sweep = (-moved, moved) if t == 0 else (moved, -moved)
                 lines.append(ScoreLine("Sweep: Matto and discard surrendered", *sweep))
                 totals[1 - t] += moved
                 totals[t] = 0
@@ -282,9 +323,13 @@ class Piedicavallo(TrickGame):
             ("announced_trumps", popcount(state.discard & TRUMP_MASK)),
         )
         return Result(
-            totals[0], totals[1], winner_of(totals[0], totals[1]), tuple(lines),
-            (piles[0], piles[1]), extra,
-        )  # fmt: skip
+            totals[0],
+            totals[1],
+            winner_of(totals[0], totals[1]),
+            tuple(lines),
+            (piles[0], piles[1]),
+            extra,
+        )
 
     # -- what is public ---------------------------------------------------------------------------
     def public_events(self, state: State) -> tuple[Event, ...]:
@@ -302,7 +347,6 @@ class Piedicavallo(TrickGame):
     def phase_name(self, state: State) -> str:
         """Return "discard", "play" or "over"."""
         return PHASE_NAMES[state.phase]
-
 
 
 RULES = Piedicavallo()

@@ -1,0 +1,25 @@
+"""Bots by name: `random`, `heuristic` (one per game), later `search` and `oracle`."""
+
+from __future__ import annotations
+
+import importlib
+
+from tarocchi.bots.base import Bot
+from tarocchi.games.base import TrickGame
+
+# name -> "module:Class"; the heuristic bot is per game, found by the game's name.
+BOTS = {
+    "random": "tarocchi.bots.random:RandomBot",
+    "heuristic": "tarocchi.bots.heuristic.{game}:HeuristicBot",
+}
+
+
+def make_bot(name: str, rules: TrickGame, seed: int = 0) -> Bot:
+    """Return a new bot of the given kind for a game, seeded."""
+    try:
+        target = BOTS[name.strip().lower()].format(game=rules.name)
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOTS)}") from None
+    module, cls = target.split(":")
+    bot: Bot = getattr(importlib.import_module(module), cls)(rules, seed)
+    return bot

@@ -1,0 +1,78 @@
+"""The one game loop: bots take their turns through views; every face drives deals with it.
+
+`advance` steps a deal while the player to move is a bot, so the terminal and
+the web server call it between human decisions; `play_deal` plays a whole deal
+with four bots, as the arena does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tarocchi.bots import make_bot
+from tarocchi.bots.base import Bot
+from tarocchi.games import game
+from tarocchi.games.base import Result, TrickGame
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action taken in a deal and the state it led to."""
+
+    seat: int
+    action: int
+    state: Any
+
+
+@dataclass(slots=True)
+class DealLog:
+    """A deal as it was played: the initial state, every action in order, who played."""
+
+    rules: TrickGame
+    seed: int
+    initial: Any
+    players: tuple[str, str, str, str]  # "human" or a bot name (with its level) per seat
+    actions: list[tuple[int, int]] = field(default_factory=list)
+    final: Any = None
+
+    @property
+    def result(self) -> Result:
+        """Return the result of the finished deal."""
+        return self.rules.result(self.final)
+
+
+def bot_seed(deal_seed: int, seat: int) -> int:
+    """Return the seed of the bot at seat in a deal (fixed, so duplicate deals replay alike)."""
+    return deal_seed * 8 + seat
+
+
+def advance(rules: TrickGame, state: Any, bots: Mapping[int, Bot]) -> Iterator[Step]:
+    """Let the bots act while one of them is to move; yield each step."""
+    while state.to_move is not None and state.to_move in bots:
+        seat = state.to_move
+        action = bots[seat].choose(rules.view(state, seat))
+        state = rules.apply(state, action)
+        yield Step(seat, action, state)
+
+
+def play_deal(
+    game_name: str,
+    seed: int,
+    bot_names: Sequence[str],
+    on_step: Callable[[Step], None] | None = None,
+) -> DealLog:
+    """Play one deal with a bot in every seat (bot_names indexed by seat)."""
+    rules = game(game_name)
+    bots = {s: make_bot(bot_names[s], rules, bot_seed(seed, s)) for s in range(4)}
+    state = rules.deal(seed)
+    names = (bot_names[0], bot_names[1], bot_names[2], bot_names[3])
+    log = DealLog(rules, seed, state, names)
+    for step in advance(rules, state, bots):
+        log.actions.append((step.seat, step.action))
+        if on_step is not None:
+            on_step(step)
+        state = step.state
+    log.final = state
+    return log

@@ -1,0 +1,152 @@
+"""Deal records: JSON with a schema version, written from a played deal and checked by replay.
+
+A record holds the seed and the explicit hands as dealt, the dealer, who played
+each seat, every action in order by its text code, the trick winners, the
+public events and the final result with its breakdown. `replay` re-plays the
+actions through the rules and confirms the stored result; the first bad thing
+it finds is reported by a RecordError that names it.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tarocchi.cards import bits
+from tarocchi.games import GAMES, game
+from tarocchi.games.base import IllegalAction, TrickGame
+from tarocchi.match import DealLog
+from tarocchi.views import result_to_json
+
+FORMAT = "tarocchi-record"
+VERSION = 1
+RULES_VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that is malformed or does not replay to what it claims."""
+
+
+def now() -> str:
+    """Return the current UTC time as ISO 8601."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def make_record(log: DealLog, started_at: str | None = None) -> dict[str, Any]:
+    """Return the record of a finished deal."""
+    rules = log.rules
+    codes = rules.pack.codes
+    final = log.final
+    if final is None or not rules.is_over(final):
+        raise ValueError("the deal is not over")
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": rules.name,
+        "rules_version": RULES_VERSION,
+        "seed": log.seed,
+        "dealer": log.initial.dealer,
+        "hands": [[codes[c] for c in bits(h)] for h in rules.dealt_hands(log.initial)],
+        **rules.deal_fields(log.initial),
+        "players": [
+            {"seat": s, "kind": "human" if name == "human" else "bot", "name": name}
+            for s, name in enumerate(log.players)
+        ],
+        "actions": [{"seat": s, "action": rules.action_code(a)} for s, a in log.actions],
+        "winners": list(final.winners),
+        "events": [
+            {
+                "kind": e.kind,
+                "seat": e.seat,
+                "cards": rules.pack.codes_of(e.cards),
+                "value": e.value,
+                "text": e.text,
+            }
+            for e in rules.public_events(final)
+        ],
+        "result": result_to_json(rules, log.result),
+        "started_at": started_at or now(),
+        "finished_at": now(),
+    }
+    return record
+
+
+def save(record: dict[str, Any], path: Path) -> None:
+    """Write a record as pretty JSON."""
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+
+
+def load(path: Path) -> dict[str, Any]:
+    """Read a record file (RecordError if it is not JSON)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise RecordError(f"cannot read {path}: {e}") from None
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    return data
+
+
+def _field(record: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    value = record.get(key)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise RecordError(f"the record's {key!r} is missing or malformed")
+    return value
+
+
+def replay(record: dict[str, Any]) -> tuple[TrickGame, Any]:
+    """Re-play a record through the rules; return (rules, final state) or raise RecordError."""
+    if record.get("format") != FORMAT:
+        raise RecordError(f"not a tarocchi record (format must be {FORMAT!r})")
+    if record.get("version") != VERSION:
+        raise RecordError(f"unsupported record version {record.get('version')!r}")
+    name = _field(record, "game", str)
+    if name not in GAMES:
+        raise RecordError(f"unknown game {name!r}")
+    rules = game(name)
+    state = rules.deal(_field(record, "seed", int))
+    if record.get("dealer") != state.dealer:
+        raise RecordError(f"the dealer does not match the seed (the seed deals {state.dealer})")
+    hands = _field(record, "hands", list)
+    dealt = [rules.pack.codes_of(h) for h in rules.dealt_hands(state)]
+    try:
+        stored = [sorted(rules.pack.card_id(str(c)) for c in h) for h in hands]
+    except (TypeError, ValueError) as e:
+        raise RecordError(f"the record's hands are malformed: {e}") from None
+    if stored != [sorted(rules.pack.card_id(c) for c in h) for h in dealt]:
+        raise RecordError("the hands do not match the seed")
+    for key, value in rules.deal_fields(state).items():
+        if record.get(key) != json.loads(json.dumps(value)):
+            raise RecordError(f"the record's {key!r} does not match the seed")
+    actions = _field(record, "actions", list)
+    for i, entry in enumerate(actions, start=1):
+        where = f"action {i}"
+        if not isinstance(entry, dict) or not isinstance(entry.get("action"), str):
+            raise RecordError(f"{where} is malformed: {entry!r}")
+        code, seat = entry["action"], entry.get("seat")
+        where = f"action {i} ({code!r} by seat {seat})"
+        if state.to_move is None:
+            raise RecordError(f"{where}: the deal is already over")
+        if seat != state.to_move:
+            raise RecordError(f"{where}: seat {state.to_move} is to move, not {seat}")
+        try:
+            state = rules.apply(state, rules.parse_action(code))
+        except IllegalAction as e:
+            raise RecordError(f"{where} is illegal: {e}") from None
+        except ValueError as e:
+            raise RecordError(f"{where}: {e}") from None
+    if not rules.is_over(state):
+        raise RecordError(f"the record stops after {len(actions)} actions, before the deal ends")
+    want = record.get("result")
+    got = result_to_json(rules, rules.result(state))
+    if not isinstance(want, dict):
+        raise RecordError("the record has no result")
+    for key in ("ns", "ew", "winner", "ns_resti", "ew_resti"):
+        if key in got and want.get(key) != got[key]:
+            claim = f"{key}={want.get(key)!r}"
+            raise RecordError(f"the stored result has {claim} but replay gives {got[key]!r}")
+    if "winners" in record and record["winners"] != list(state.winners):
+        raise RecordError("the stored trick winners do not match the replay")
+    return rules, state
