@@ -121,17 +121,16 @@ def follow_reason(hand: int, led: int | None, card: int, pack: Pack) -> str:
     return f"you have no {SUIT_NAMES_EN[led]}, so you must play a trump"
 
 
-def trick_winner(trick: Sequence[tuple[int, int]], pack: Pack) -> int:
-    """Return the seat that wins a full trick: highest trump, else highest card of the led
-    suit; the Matto never wins (ids are in strength order, so this is a max over ids)."""
+def winning_play(trick: Sequence[tuple[int, int]], pack: Pack) -> tuple[int, int] | None:
+    """Return the (seat, card) winning a trick so far: highest trump, else highest card of the
+    led suit; the Matto never wins (ids are in strength order, so this is a max over ids).
+    None while only the Matto has been played."""
     suit_of = pack.suit_of
     led = led_suit(trick, suit_of)
-    best_seat, best = -1, -1
+    if led is None:
+        return None
     want = TRUMPS if any(suit_of[c] == TRUMPS for _, c in trick) else led
-    for seat, card in trick:
-        if suit_of[card] == want and card > best:
-            best_seat, best = seat, card
-    return best_seat
+    return max(((s, c) for s, c in trick if suit_of[c] == want), key=lambda p: p[1])
 
 
 def shuffled_deal(seed: int, size: int) -> tuple[int, list[int]]:
@@ -235,6 +234,10 @@ class TrickGame:
     def phase_name(self, state: Any) -> str:
         """Return the name of the current phase ("discard", "play", "over"...)."""
         raise NotImplementedError
+
+    def winning_play(self, trick: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
+        """Return the (seat, card) winning a (partial) trick so far, or None."""
+        return winning_play(trick, self.pack)
 
     def view(self, state: Any, seat: int) -> Any:
         """Return everything seat may know (see tarocchi.views)."""
