@@ -162,8 +162,17 @@ def result_to_json(rules: TrickGame, r: Result) -> dict[str, Any]:
         "piles": {TEAMS[t]: rules.pack.codes_of(r.piles[t]) for t in (0, 1)},
     }
     for key, value in r.extra:
-        out[key] = value
+        out[key] = _plain(value)
     return out
+
+
+def _plain(value: Any) -> Any:
+    """Return value with tuples turned into lists, as JSON would read it back."""
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def seat_name(seat: int) -> str:

@@ -1,0 +1,71 @@
+"""The `tarocchi` command line: arena, replay, bench and play, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tarocchi.cli import main
+
+
+def test_arena_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    args = ["arena", "piedicavallo", "--a", "random", "--b", "random", "--pairs", "3", "--json",
+            "--jobs", "2", "--save", str(tmp_path)]  # fmt: skip
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("game", "a", "b", "pairs", "mean_margin", "ci95", "wins", "draws", "losses"):
+        assert key in out
+    assert len(out["deals"]) == 6
+    assert {"seed", "a_team", "ns", "ew"} <= set(out["deals"][0])
+    records = sorted(tmp_path.glob("*.json"))
+    assert len(records) == 6
+    assert main(["replay", str(records[0])]) == 0
+    assert "reproduces the stored result" in capsys.readouterr().out
+
+
+def test_arena_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "piedicavallo", "--a", "random", "--b", "random", "--pairs", "2"]) == 0
+    assert "mean margin" in capsys.readouterr().out
+    assert main(["arena", "piedicavallo", "--a", "x", "--b", "random", "--pairs", "2"]) == 2
+    assert "unknown bot" in capsys.readouterr().err
+
+
+def test_replay_reports_a_tampered_record(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main(["arena", "piedicavallo", "--a", "random", "--b", "random", "--pairs", "1",
+                 "--save", str(tmp_path)]) == 0  # fmt: skip
+    path = sorted(tmp_path.glob("*.json"))[0]
+    rec = json.loads(path.read_text())
+    rec["actions"][10]["action"] = "MATTO" if rec["actions"][10]["action"] != "MATTO" else "T1"
+    path.write_text(json.dumps(rec))
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 1
+    assert "action 11" in capsys.readouterr().err
+
+
+def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "piedicavallo", "--json", "--seconds", "0.6"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["game"] == "piedicavallo" and out["playouts_per_s"] > 0
+
+
+def test_play_as_a_subprocess() -> None:
+    """The console script plays a whole deal from piped stdin."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "tarocchi.cli", "play", "piedicavallo", "--seed", "3",
+         "--level", "random"],
+        input="1\n" * 80, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "End of the deal" in proc.stdout
+
+
+def test_unknown_game_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "scopa"])
+    assert "invalid choice" in capsys.readouterr().err

@@ -1,0 +1,88 @@
+"""Terminal play through piped text: a whole deal, bad input answered, the end summary."""
+
+from __future__ import annotations
+
+import io
+
+from tarocchi.bots import make_bot
+from tarocchi.games import game
+from tarocchi.match import advance, bot_seed
+from tarocchi.terminal import play_terminal
+
+
+def run(game_name: str, seed: int, lines: list[str], level: str = "random") -> tuple[int, str]:
+    out = io.StringIO()
+    status = play_terminal(game_name, seed, level, io.StringIO("\n".join(lines) + "\n"), out)
+    return status, out.getvalue()
+
+
+def first_human_state(game_name: str, seed: int, level: str = "random") -> object:
+    rules = game(game_name)
+    bots = {s: make_bot(level, rules, bot_seed(seed, s)) for s in (1, 2, 3)}
+    state = rules.deal(seed)
+    for step in advance(rules, state, bots):
+        state = step.state
+    return state
+
+
+def test_a_whole_deal_through_piped_input() -> None:
+    status, text = run("piedicavallo", 5, ["1"] * 80)
+    assert status == 0
+    assert "End of the deal" in text and "Result:" in text
+    assert "NS cards:" in text and "EW cards:" in text
+    assert "The discard" in text
+    assert text.count("wins trick") == 15
+    assert "discarded" in text  # the dealer's announcement
+
+
+def test_bad_input_is_explained_and_asked_again() -> None:
+    rules = game("piedicavallo")
+    seed = next(s for s in range(200) if rules.deal(s).dealer != 0)
+    state = first_human_state("piedicavallo", seed)
+    legal = set(rules.legal_actions(state))  # type: ignore[arg-type]
+    hand = state.hands[0]  # type: ignore[attr-defined]
+    illegal = [c for c in range(62) if hand >> c & 1 and c not in legal]
+    lines = ["ZZ-9", "999", "help", "hand", "last", "trick", "score", ""]
+    if illegal:
+        lines.append(rules.card_code(illegal[0]))
+    status, text = run("piedicavallo", seed, [*lines, *["1"] * 80])
+    assert status == 0
+    assert "no card 'ZZ-9'" in text
+    assert "Choose a number from 1 to" in text
+    assert "Commands:" in text
+    assert "No trick has been finished yet." in text or "Last trick" in text
+    assert "card points taken" in text
+    if illegal:
+        assert "Not allowed: you must" in text or "Not allowed: you have no" in text
+
+
+def test_the_human_discards_when_dealing() -> None:
+    rules = game("piedicavallo")
+    seed = next(s for s in range(200) if rules.deal(s).dealer == 0)
+    status, text = run("piedicavallo", seed, ["SW-K", *["1"] * 80])
+    assert status == 0
+    assert "You are the dealer: choose a card to discard" in text
+    assert "Kings cannot be discarded" in text or "no card" not in text
+
+
+def test_last_trick_on_request() -> None:
+    status, text = run("piedicavallo", 6, ["1"] * 3 + ["last"] + ["1"] * 80)
+    assert status == 0 and "Last trick (won by" in text
+
+
+def test_end_of_input_leaves_the_deal() -> None:
+    status, text = run("piedicavallo", 5, ["1"])
+    assert status == 1 and "You left the deal." in text
+
+
+def test_the_discard_is_never_printed_before_the_end() -> None:
+    """An AI dealer's discard is shown only in the end summary (rules §2 and §7.7)."""
+    rules = game("piedicavallo")
+    for seed in [s for s in range(200) if rules.deal(s).dealer != 0][:5]:
+        _, text = run("piedicavallo", seed, ["1"] * 80)
+        before_end, summary = text.split("=== End of the deal ===")
+        line = next(x for x in summary.splitlines() if x.strip().startswith("The discard"))
+        discard = line[line.index("(") + 1 : line.index(")")].split()
+        assert len(discard) == 2
+        words = set(before_end.replace("[", " ").replace("]", " ").split())
+        assert not words & set(discard), seed

@@ -1,0 +1,47 @@
+"""The duplicate arena: pairs of deals with the teams swapped, statistics, saved records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tarocchi.arena import mean_ci, run
+from tarocchi.record import load, replay
+
+
+def test_duplicate_pairs_swap_the_teams(tmp_path: Path) -> None:
+    summary = run("piedicavallo", "random", "random", pairs=6, seed=100, jobs=2, save_dir=tmp_path)
+    deals = summary["deals"]
+    assert len(deals) == 12
+    assert [d["seed"] for d in deals] == [s for s in range(100, 106) for _ in range(2)]
+    assert [d["a_team"] for d in deals[:2]] == ["NS", "EW"]
+    assert summary["wins"] + summary["draws"] + summary["losses"] == 12
+    for d in deals:
+        assert d["ns"] + d["ew"] == 114
+    low, high = summary["ci95"]
+    assert low <= summary["mean_margin"] <= high
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 12
+    rules, state = replay(load(files[0]))
+    assert rules.is_over(state)
+
+
+def test_same_bots_same_seeds_same_outcome() -> None:
+    """Bots are seeded by deal and seat, so a run repeats exactly, with one or two jobs."""
+    one = run("piedicavallo", "random", "random", pairs=4, seed=7, jobs=1)
+    two = run("piedicavallo", "random", "random", pairs=4, seed=7, jobs=2)
+    assert one["deals"] == two["deals"]
+
+
+def test_mean_ci() -> None:
+    mean, low, high = mean_ci([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5 and low < 2.5 < high
+    assert mean_ci([5.0]) == (5.0, 5.0, 5.0)
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="pairs"):
+        run("piedicavallo", "random", "random", pairs=0)
+    with pytest.raises(ValueError, match="unknown bot"):
+        run("piedicavallo", "random", "genius", pairs=1)
