@@ -100,11 +100,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Start the web app (it arrives with the web issue)."""
-    print(
-        "The tarocchi web app is not built yet: it arrives with the web issue.\n"
-        "Meanwhile play in the terminal, e.g.  .venv/bin/tarocchi play piedicavallo"
-    )
+    """Start the web app with SQLite (--db, else $TAROCCHI_DB, else ./tarocchi.sqlite3)."""
+    import uvicorn
+
+    from tarocchi.web.app import create_app
+    from tarocchi.web.store import default_path
+
+    db = Path(args.db) if args.db else default_path()
+    print(f"tarocchi: http://{args.host}:{args.port}/  (games stored in {db})", flush=True)
+    uvicorn.run(create_app(db), host=args.host, port=args.port, log_level="warning")
     return 0
 
 

@@ -18,7 +18,7 @@ from tarocchi.cards import bits
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import IllegalAction, TrickGame
 from tarocchi.match import DealLog
-from tarocchi.views import result_to_json
+from tarocchi.views import event_to_json, result_to_json
 
 FORMAT = "tarocchi-record"
 VERSION = 1
@@ -56,16 +56,11 @@ def make_record(log: DealLog, started_at: str | None = None) -> dict[str, Any]:
         ],
         "actions": [{"seat": s, "action": rules.action_code(a)} for s, a in log.actions],
         "winners": list(final.winners),
-        "events": [
-            {
-                "kind": e.kind,
-                "seat": e.seat,
-                "cards": rules.pack.codes_of(e.cards),
-                "value": e.value,
-                "text": e.text,
-            }
-            for e in rules.public_events(final)
+        "tricks": [
+            {"plays": [{"seat": s, "card": codes[c]} for s, c in trick], "winner": w}
+            for trick, w in zip(rules.finished_tricks(final), final.winners, strict=True)
         ],
+        "events": [event_to_json(rules.pack, e) for e in rules.public_events(final)],
         "result": result_to_json(rules, log.result),
         "started_at": started_at or now(),
         "finished_at": now(),

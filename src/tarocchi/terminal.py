@@ -16,7 +16,7 @@ from tarocchi.cards import FOOL, SEATS, SUIT_NAMES_EN, TEAMS, TRUMPS, bits, team
 from tarocchi.games import game
 from tarocchi.games.base import IllegalAction, Result, TrickGame
 from tarocchi.match import advance, bot_seed
-from tarocchi.views import View
+from tarocchi.views import View, changes
 
 HUMAN = 0
 SUIT_ORDER = (TRUMPS, 0, 1, 2, 3, FOOL)
@@ -94,29 +94,21 @@ class Narrator:
     def __init__(self, rules: TrickGame, out: TextIO) -> None:
         self.rules = rules
         self.out = out
-        self.plays_seen = 0
-        self.tricks_seen = 0
-        self.events_seen = 0
+        self.last: View | None = None
 
     def catch_up(self, v: View) -> None:
-        """Print the plays, trick winners and announcements that are new in v."""
-        codes, points, matto = self.rules.pack.codes, self.rules.pack.points, self.rules.pack.matto
-        for e in v.events[self.events_seen :]:
-            who = f"{seat_label(e.seat)}: " if e.seat is not None else ""
-            cards = (
-                f" [{card_names(self.rules, sorted_cards(self.rules, e.cards))}]" if e.cards else ""
-            )
-            self.say(f"* {who}{e.text}{cards}")
-        self.events_seen = len(v.events)
-        plays = [p for t in v.tricks for p in t] + list(v.trick)
-        for i in range(self.plays_seen, len(plays)):
-            seat, card = plays[i]
-            self.say(f"  {seat_label(seat):20} plays {codes[card]}")
-            if i % 4 == 3 and i // 4 < len(v.winners):
-                w = v.winners[i // 4]
-                pts = sum(points[c] for _, c in v.tricks[i // 4] if c != matto)
-                self.say(f"  -> {seat_label(w)} wins trick {i // 4 + 1} ({pts} points)\n")
-        self.plays_seen = len(plays)
+        """Print the announcements, plays and trick winners that are new in v."""
+        for item in changes(self.last, v):
+            if item["type"] == "event":
+                who = f"{seat_label(item['seat'])}: " if item["seat"] is not None else ""
+                cards = f" [{' '.join(item['cards'])}]" if item["cards"] else ""
+                self.say(f"* {who}{item['text']}{cards}")
+            elif item["type"] == "play":
+                self.say(f"  {seat_label(item['seat']):20} plays {item['card']}")
+            else:
+                winner = seat_label(item["winner"])
+                self.say(f"  -> {winner} wins trick {item['trick']} ({item['points']} points)\n")
+        self.last = v
 
     def say(self, text: str) -> None:
         """Print a line."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tarocchi.cards import SEATS, TEAMS, bits, popcount
+from tarocchi.cards import SEATS, TEAMS, Pack, bits, popcount
 from tarocchi.games import game
 from tarocchi.games.base import Event, GameState, Result, TrickGame
 
@@ -124,7 +124,7 @@ def to_json(v: View) -> dict[str, Any]:
         "phase": v.phase,
         "dealer": v.dealer,
         "to_move": v.to_move,
-        "hand": cards(v.hand),
+        "hand": [codes[c] for c in sorted(bits(v.hand), key=rules.pack.sort_key)],
         "legal": [rules.action_code(a) for a in v.legal],
         "hand_sizes": list(v.hand_sizes),
         "leader": v.leader,
@@ -133,16 +133,7 @@ def to_json(v: View) -> dict[str, Any]:
             {"plays": plays(t), "winner": w} for t, w in zip(v.tricks, v.winners, strict=True)
         ],
         "won": {TEAMS[t]: cards(v.won[t]) for t in (0, 1)},
-        "events": [
-            {
-                "kind": e.kind,
-                "seat": e.seat,
-                "cards": cards(e.cards),
-                "value": e.value,
-                "text": e.text,
-            }
-            for e in v.events
-        ],
+        "events": [event_to_json(rules.pack, e) for e in v.events],
         "shown": [cards(m) for m in v.shown],
         "private": cards(v.private),
         "over": v.result is not None,
@@ -150,6 +141,48 @@ def to_json(v: View) -> dict[str, Any]:
     if v.result is not None:
         out["result"] = result_to_json(rules, v.result)
     return out
+
+
+def event_to_json(pack: Pack, e: Event) -> dict[str, Any]:
+    """Return a JSON-ready form of a public event."""
+    return {
+        "kind": e.kind,
+        "seat": e.seat,
+        "cards": pack.codes_of(e.cards),
+        "value": e.value,
+        "text": e.text,
+    }
+
+
+def changes(before: View | None, after: View) -> list[dict[str, Any]]:
+    """Return what became visible to a seat between two of its views, in order, JSON-ready:
+    new public events, card plays, and finished tricks with their winner and card points."""
+    rules = after.rules
+    pack = rules.pack
+    out: list[dict[str, Any]] = []
+    seen_events = len(before.events) if before else 0
+    for e in after.events[seen_events:]:
+        out.append({"type": "event", **event_to_json(pack, e)})
+    old_plays = sum(len(t) for t in before.tricks) + len(before.trick) if before else 0
+    plays = [p for t in after.tricks for p in t] + list(after.trick)
+    for i in range(old_plays, len(plays)):
+        seat, card = plays[i]
+        out.append({"type": "play", "seat": seat, "card": pack.codes[card], "trick": i // 4 + 1})
+        if i % 4 == 3 and i // 4 < len(after.winners):
+            trick = after.tricks[i // 4]
+            points = sum(pack.points[c] for _, c in trick if c != pack.matto)
+            winner = after.winners[i // 4]
+            out.append({"type": "trick", "trick": i // 4 + 1, "winner": winner, "points": points})
+    return out
+
+
+def refusals(state: GameState, seat: int) -> dict[int, str]:
+    """Return, when seat is to act, the reason each card of its hand may not be played now."""
+    if state.to_move != seat:
+        return {}
+    rules = game(state.GAME)
+    legal = set(rules.legal_actions(state))
+    return {c: rules.illegal_reason(state, c) for c in bits(state.hands[seat]) if c not in legal}
 
 
 def result_to_json(rules: TrickGame, r: Result) -> dict[str, Any]:

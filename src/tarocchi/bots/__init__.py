@@ -13,6 +13,12 @@ BOTS = {
     "heuristic": "tarocchi.bots.heuristic.{game}:HeuristicBot",
 }
 
+# the levels offered to players, by the bot that plays each
+LEVELS = {
+    "random": "random",
+    "heuristic": "heuristic",
+}
+
 
 def make_bot(name: str, rules: TrickGame, seed: int = 0) -> Bot:
     """Return a new bot of the given kind for a game, seeded."""

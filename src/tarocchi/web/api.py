@@ -1,0 +1,264 @@
+"""The JSON API: create a game, read it, act in it, fetch its record.
+
+The human is always South (seat 0). Every response is built from South's view
+(plus, for South's own turn, the reason each other card is refused), so no
+response can hold a card South cannot see. The AI's moves run in a process pool
+off the event loop; each game has a lock and a version, so two concurrent
+actions for the same version apply exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, HTTPException, Request
+from pydantic import BaseModel, Field
+
+from tarocchi.bots import LEVELS, make_bot
+from tarocchi.games import GAMES, game
+from tarocchi.games.base import IllegalAction, TrickGame
+from tarocchi.match import DealLog, advance, bot_seed
+from tarocchi.record import make_record, now
+from tarocchi.views import changes, refusals, to_json, view
+from tarocchi.web.store import GameRow, Store, token_hash
+
+HUMAN = 0
+DEFAULT_LEVEL = "heuristic"
+CACHE_SIZE = 4096  # live states kept in memory; others are rebuilt from the log on demand
+
+
+class NewGame(BaseModel):
+    """The body of POST /api/games."""
+
+    game: str
+    level: str | None = None
+    seed: int | None = Field(default=None, ge=0, le=2**62)
+
+
+class Action(BaseModel):
+    """The body of POST /api/games/{id}/actions."""
+
+    action: str = Field(max_length=32)
+    version: int = Field(ge=0)
+
+
+def rebuild(rules: TrickGame, seed: int, actions: tuple[tuple[int, str], ...]) -> Any:
+    """Return the state after replaying an action log (each action checked by the rules)."""
+    state = rules.deal(seed)
+    for seat, code in actions:
+        if state.to_move != seat:
+            raise ValueError(f"stored action {code} by seat {seat} is out of turn")
+        state = rules.apply(state, rules.parse_action(code))
+    return state
+
+
+def ai_turns(
+    game_name: str, seed: int, level: str, actions: tuple[tuple[int, str], ...]
+) -> list[tuple[int, str]]:
+    """Play the AI seats until South must act or the deal ends; return their actions.
+
+    Runs in a worker process. Bots are seeded by the deal and the log length, so a
+    game replays the same way after a restart."""
+    rules = game(game_name)
+    state = rebuild(rules, seed, actions)
+    bots = {s: make_bot(LEVELS[level], rules, bot_seed(seed, s) * 4099 + len(actions))
+            for s in (1, 2, 3)}  # fmt: skip
+    return [(step.seat, rules.action_code(step.action)) for step in advance(rules, state, bots)]
+
+
+@dataclass(slots=True)
+class Live:
+    """A game in memory: its stored row and the state its log leads to."""
+
+    row: GameRow
+    state: Any
+
+
+class Games:
+    """The game service behind the API routes."""
+
+    def __init__(self, store: Store, pool: Executor | None) -> None:
+        self.store = store
+        self.pool = pool
+        self.cache: OrderedDict[str, Live] = OrderedDict()
+        self.locks: dict[str, asyncio.Lock] = {}
+
+    async def run_ai(
+        self, row: GameRow, actions: tuple[tuple[int, str], ...]
+    ) -> list[tuple[int, str]]:
+        """Return the AI's next actions, computed off the event loop."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool, ai_turns, row.game, row.seed, row.level,
+                                          actions)  # fmt: skip
+
+    def remember(self, live: Live) -> None:
+        """Keep a live game in the bounded cache."""
+        self.cache[live.row.id] = live
+        self.cache.move_to_end(live.row.id)
+        while len(self.cache) > CACHE_SIZE:
+            self.cache.popitem(last=False)
+
+    def load(self, game_id: str, authorization: str | None) -> Live:
+        """Return a game the bearer token opens (404 unknown, 401 no token, 403 wrong token)."""
+        row = self.store.get(game_id)
+        if row is None:
+            raise HTTPException(404, "no such game")
+        if not authorization or not authorization.startswith("Bearer "):
+            raise HTTPException(401, "missing bearer token", {"WWW-Authenticate": "Bearer"})
+        given = token_hash(authorization.removeprefix("Bearer ").strip())
+        if not secrets.compare_digest(given, row.token_hash):
+            raise HTTPException(403, "wrong token for this game")
+        live = self.cache.get(game_id)
+        if live is None or live.row.version != row.version:
+            live = Live(row, rebuild(game(row.game), row.seed, row.actions))
+        self.remember(live)
+        return live
+
+    def lock(self, game_id: str) -> asyncio.Lock:
+        """Return the lock that serialises actions on one game."""
+        return self.locks.setdefault(game_id, asyncio.Lock())
+
+    async def create(self, body: NewGame) -> tuple[Live, str, list[dict[str, Any]]]:
+        """Start a game and let the AI act up to South's first decision."""
+        name = body.game.strip().lower()
+        if name not in GAMES:
+            raise HTTPException(422, f"unknown game {body.game!r}; choose one of {sorted(GAMES)}")
+        level = body.level or DEFAULT_LEVEL
+        if level not in LEVELS:
+            raise HTTPException(422, f"unknown level {level!r}; choose one of {sorted(LEVELS)}")
+        seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
+        token = secrets.token_urlsafe(24)
+        stamp = now()
+        row = GameRow(secrets.token_urlsafe(12), token_hash(token), name, seed, level, (), 0,
+                      False, stamp)  # fmt: skip
+        rules = game(name)
+        state = rules.deal(seed)
+        ai = await self.run_ai(row, ())
+        state, events = apply_all(rules, state, ai)
+        row = GameRow(row.id, row.token_hash, name, seed, level, tuple(ai), len(ai),
+                      rules.is_over(state), stamp)  # fmt: skip
+        self.store.create(row)
+        live = Live(row, state)
+        self.remember(live)
+        return live, token, events
+
+    async def act(self, live: Live, body: Action) -> tuple[Live, list[dict[str, Any]]]:
+        """Apply South's action, then the AI's, and store the longer log."""
+        async with self.lock(live.row.id):
+            row = self.store.get(live.row.id)
+            assert row is not None
+            if body.version != row.version:
+                raise HTTPException(409, f"stale version {body.version}: the game is at "
+                                         f"version {row.version}")  # fmt: skip
+            if live.row.version != row.version:
+                live = Live(row, rebuild(game(row.game), row.seed, row.actions))
+            rules = game(row.game)
+            state = live.state
+            if state.to_move != HUMAN:
+                raise HTTPException(409, "the deal is over" if state.to_move is None
+                                    else "it is not your turn")  # fmt: skip
+            try:
+                action = rules.parse_action(body.action)
+            except ValueError as e:
+                raise HTTPException(422, str(e)) from None
+            try:
+                state, events = apply_all(rules, state, [(HUMAN, rules.action_code(action))])
+            except IllegalAction as e:
+                raise HTTPException(409, str(e)) from None
+            actions = (*row.actions, (HUMAN, rules.action_code(action)))
+            ai = await self.run_ai(row, actions)
+            state, more = apply_all(rules, state, ai)
+            actions = (*actions, *ai)
+            over = rules.is_over(state)
+            if not self.store.update(row.id, row.version, actions, over, now()):
+                raise HTTPException(409, "the game changed meanwhile; reload it")
+            new_row = GameRow(row.id, row.token_hash, row.game, row.seed, row.level, actions,
+                              len(actions), over, row.started_at)  # fmt: skip
+            live = Live(new_row, state)
+            self.remember(live)
+            return live, events + more
+
+
+def apply_all(
+    rules: TrickGame, state: Any, actions: list[tuple[int, str]]
+) -> tuple[Any, list[dict[str, Any]]]:
+    """Apply actions; return the new state and, per action, what South saw change."""
+    events = []
+    before = view(state, HUMAN)
+    for seat, code in actions:
+        if state.to_move != seat:
+            raise IllegalAction(f"seat {seat} is not to move")
+        state = rules.apply(state, rules.parse_action(code))
+        after = view(state, HUMAN)
+        event: dict[str, Any] = {"seat": seat, "changes": changes(before, after)}
+        if seat == HUMAN:
+            event["action"] = code  # South may see its own action, discards included
+        events.append(event)
+        before = after
+    return state, events
+
+
+def view_json(live: Live) -> dict[str, Any]:
+    """Return South's view of a live game as JSON, with reasons for refused cards."""
+    rules = game(live.row.game)
+    data = to_json(view(live.state, HUMAN))
+    codes = rules.pack.codes
+    data["illegal"] = {codes[c]: why for c, why in refusals(live.state, HUMAN).items()}
+    data["level"] = live.row.level
+    data["title"] = rules.title
+    if data["over"]:
+        data["seed"] = live.row.seed  # only once the deal is over: the seed tells every card
+    return data
+
+
+def make_router(games: Callable[[Request], Games]) -> APIRouter:
+    """Return the API routes, reading the service from the request's app."""
+    router = APIRouter(prefix="/api")
+    Auth = Annotated[str | None, Header()]
+
+    @router.post("/games", status_code=201)
+    async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
+        """Start a deal; the AI's moves up to your first decision are applied and listed."""
+        live, token, events = await games(request).create(body)
+        return {"id": live.row.id, "token": token, "version": live.row.version,
+                "view": view_json(live), "events": events}  # fmt: skip
+
+    @router.get("/games/{game_id}")
+    async def get_game(
+        game_id: str, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """Return the current version and your view."""
+        live = games(request).load(game_id, authorization)
+        return {"version": live.row.version, "view": view_json(live)}
+
+    @router.post("/games/{game_id}/actions")
+    async def post_action(
+        game_id: str, body: Action, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """Apply your action, then every AI move until you must act again or the deal ends."""
+        service = games(request)
+        live, events = await service.act(service.load(game_id, authorization), body)
+        return {"version": live.row.version, "events": events, "view": view_json(live)}
+
+    @router.get("/games/{game_id}/record")
+    async def get_record(
+        game_id: str, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """Return the deal record once the deal is over (409 before)."""
+        live = games(request).load(game_id, authorization)
+        rules = game(live.row.game)
+        if not rules.is_over(live.state):
+            raise HTTPException(409, "the deal is not over yet")
+        log = DealLog(rules, live.row.seed, rules.deal(live.row.seed),
+                      ("human", live.row.level, live.row.level, live.row.level))  # fmt: skip
+        log.actions = [(s, rules.parse_action(a)) for s, a in live.row.actions]
+        log.final = live.state
+        return make_record(log, started_at=live.row.started_at)
+
+    return router

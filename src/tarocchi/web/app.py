@@ -1,0 +1,85 @@
+"""The web application: pages, the play page, SVG cards and the JSON API, over SQLite."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import AsyncIterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from tarocchi.games import GAMES, game
+from tarocchi.web.api import Games, make_router
+from tarocchi.web.pages import router as pages_router
+from tarocchi.web.store import Store, default_path
+from tarocchi.web.svg import card_back_svg, card_svg
+
+HERE = Path(__file__).parent
+templates = Jinja2Templates(directory=HERE / "templates")
+
+
+def create_app(db_path: Path | str | None = None, ai_workers: int = 2) -> FastAPI:
+    """Return the app; games are stored in SQLite at db_path (default: $TAROCCHI_DB or
+    ./tarocchi.sqlite3); AI moves run in a pool of ai_workers processes."""
+    path = Path(db_path) if db_path is not None else default_path()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(path)
+        pool = ProcessPoolExecutor(ai_workers, mp_context=multiprocessing.get_context("spawn"))
+        app.state.games = Games(store, pool)
+        try:
+            yield
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+            store.close()
+
+    app = FastAPI(title="tarocchi", version="1", lifespan=lifespan)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.include_router(make_router(lambda request: request.app.state.games))
+    app.include_router(pages_router)
+
+    @app.get("/play/{game_name}", response_class=HTMLResponse)
+    async def play_page(game_name: str, request: Request) -> HTMLResponse:
+        """The play page of a game: a table, your hand, and the deal driven by the API."""
+        if game_name not in GAMES:
+            raise HTTPException(404, "no such game")
+        rules = game(game_name)
+        return templates.TemplateResponse(
+            request, "play.html", {"game": game_name, "title": rules.title}
+        )
+
+    @app.get("/cards/{game_name}/{code}.svg")
+    async def card_image(game_name: str, code: str) -> Response:
+        """One card drawn as SVG (or `back`)."""
+        if game_name not in GAMES:
+            raise HTTPException(404, "no such game")
+        try:
+            svg = card_back_svg(game_name) if code == "back" else card_svg(game_name, code)
+        except ValueError:
+            raise HTTPException(404, "no such card") from None
+        return Response(svg, media_type="image/svg+xml",
+                        headers={"Cache-Control": "public, max-age=86400"})  # fmt: skip
+
+    @app.get("/api/packs/{game_name}")
+    async def pack_cards(game_name: str) -> dict[str, object]:
+        """The cards of a game's pack: code, names, suit and points (public data)."""
+        if game_name not in GAMES:
+            raise HTTPException(404, "no such game")
+        rules = game(game_name)
+        return {
+            "game": game_name,
+            "title": rules.title,
+            "cards": [
+                {"code": c.code, "name": c.name_en, "name_it": c.name_it, "suit": c.suit,
+                 "points": c.points}
+                for c in rules.pack.cards
+            ],
+        }  # fmt: skip
+
+    return app
