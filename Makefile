@@ -23,7 +23,12 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check src tests
 	$(VENV)/bin/mypy
 
-test: lint
+# Browser tests drive Debian's Chromium (never `playwright install`: no browser downloads here).
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	apt-get update && apt-get install -y --no-install-recommends chromium
+
+test: lint | $(CHROMIUM)
 	$(VENV)/bin/pytest -n 2
 
 bench: $(STAMP)

@@ -32,6 +32,8 @@ HUMAN = 0
 DEFAULT_LEVEL = "heuristic"
 CACHE_SIZE = 4096  # live states kept in memory; others are rebuilt from the log on demand
 
+Auth = Annotated[str | None, Header()]  # the "Authorization: Bearer <token>" header
+
 
 class NewGame(BaseModel):
     """The body of POST /api/games."""
@@ -220,7 +222,6 @@ def view_json(live: Live) -> dict[str, Any]:
 def make_router(games: Callable[[Request], Games]) -> APIRouter:
     """Return the API routes, reading the service from the request's app."""
     router = APIRouter(prefix="/api")
-    Auth = Annotated[str | None, Header()]
 
     @router.post("/games", status_code=201)
     async def create_game(body: NewGame, request: Request) -> dict[str, Any]:

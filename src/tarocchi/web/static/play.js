@@ -157,7 +157,8 @@ function renderHand(view) {
     b.addEventListener("click", () => choose(code));
     return b;
   }));
-  setPrompt(myTurn ? promptText(view) : view.over ? "" : `Waiting for ${SEATS[view.to_move]}…`);
+  const waiting = view.to_move === null ? "The cards are dealt…" : `Waiting for ${SEATS[view.to_move]}…`;
+  setPrompt(myTurn ? promptText(view) : view.over ? "" : waiting);
 }
 
 function promptText(view) {
@@ -198,16 +199,16 @@ function renderScore(view) {
 
 async function animate(events) {
   for (const ev of events) {
-    const before = state.view;
-    if (!ev.changes.length && ev.seat !== 0 && before) {
-      log(`${SEATS[ev.seat]} ${before.phase === "discard" ? "lays a card aside" : "acts"}.`);
+    if (!ev.changes.length && ev.seat !== 0) {
+      // the only moves that show nothing to South are cards laid aside face down
+      log(`${SEATS[ev.seat]} lays a card aside.`);
       await sleep(250);
     }
     for (const ch of ev.changes) {
       if (ch.type === "event") {
         const who = ch.seat === null ? "" : `${SEATS[ch.seat]}: `;
         const cards = ch.cards.length ? ` (${ch.cards.map(cardName).join(", ")})` : "";
-        log(`${who}${ch.text}${cards}`, "event");
+        log(`${who}${ch.text}${cards}`, "log-event");
         await sleep(500);
       } else if (ch.type === "play") {
         if (ch.seat !== 0) {
@@ -220,7 +221,7 @@ async function animate(events) {
         placeCard(ch.seat, ch.card, true);
         await sleep(450);
       } else if (ch.type === "trick") {
-        log(`${SEATS[ch.winner]} wins trick ${ch.trick} (${ch.points} points).`, "trick");
+        log(`${SEATS[ch.winner]} wins trick ${ch.trick} (${ch.points} points).`, "log-trick");
         root.querySelector(`.slot-${ch.winner}`).classList.add("winner");
         await sleep(1100);
         root.querySelector(`.slot-${ch.winner}`).classList.remove("winner");

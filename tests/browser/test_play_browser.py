@@ -1,0 +1,132 @@
+"""End-to-end: Chromium plays a whole deal of each game by clicking through the play page."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tarocchi.games import GAMES
+from tests.conftest import OUTPUT
+
+pytestmark = pytest.mark.browser
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run"]  # fmt: skip
+SHOTS = OUTPUT / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        yield b
+        b.close()
+
+
+def open_table(browser: Browser, base: str, name: str, seed: int, **ctx: object) -> Page:
+    page = browser.new_context(**ctx).new_page()  # type: ignore[arg-type]
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base}/")
+    page.evaluate("localStorage.setItem('tarocchi-speed', '0')")
+    page.goto(f"{base}/play/{name}?new&seed={seed}")
+    page.wait_for_selector(".hand-card", timeout=30_000)
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def my_turn(page: Page) -> str:
+    """Wait until South must act or the deal is over; return "card", "action" or "over"."""
+    page.wait_for_function(
+        """() => document.getElementById('end-dialog').open
+              || document.querySelector('.hand-card.legal')
+              || document.querySelector('#actions button')""",
+        timeout=60_000,
+    )
+    if page.eval_on_selector("#end-dialog", "d => d.open"):
+        return "over"
+    return "action" if page.query_selector("#actions button") else "card"
+
+
+def play_deal(page: Page) -> dict[str, int]:
+    seen = {"cards": 0, "actions": 0, "refusals": 0, "keys": 0}
+    while (kind := my_turn(page)) != "over":
+        illegal = page.query_selector(".hand-card.illegal")
+        if illegal and seen["refusals"] < 2 and kind == "card":
+            illegal.click()
+            page.wait_for_function("document.getElementById('prompt').textContent"
+                                   ".startsWith('Not allowed')")  # fmt: skip
+            seen["refusals"] += 1
+        if kind == "action":
+            page.click("#actions button")
+            seen["actions"] += 1
+        elif seen["keys"] == 0:
+            page.keyboard.press("1")  # digits choose the n-th legal card
+            seen["keys"] += 1
+        else:
+            page.click(".hand-card.legal")
+            seen["cards"] += 1
+        page.wait_for_function("() => !document.querySelector('.prompt').textContent"
+                               ".startsWith('…')")  # fmt: skip
+    return seen
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_play_a_whole_deal(browser: Browser, server: str, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = open_table(browser, server, name, seed=11, viewport={"width": 1280, "height": 900})
+    page.screenshot(path=str(SHOTS / f"{name}-table.png"), full_page=True)
+    seen = play_deal(page)
+    assert seen["cards"] + seen["keys"] > 5
+    page.wait_for_selector("#end-dialog[open] .breakdown tbody tr")
+    page.wait_for_selector("#end-hands .card-row")
+    text = page.inner_text("#end-dialog")
+    assert "Total" in text and ("win" in text or "draw" in text)
+    assert len(page.query_selector_all("#end-hands .card-row")) == 4
+    page.screenshot(path=str(SHOTS / f"{name}-end.png"), full_page=True)
+    # the step-through replay of the finished deal
+    page.click("#end-replay")
+    page.click("#replay-next")
+    page.click("#replay-last")
+    assert "Step" in page.inner_text("#replay-step")
+    page.screenshot(path=str(SHOTS / f"{name}-replay.png"))
+    page.click("#replay-close")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_record_download_and_play_again(browser: Browser, server: str) -> None:
+    page = open_table(browser, server, "piedicavallo", seed=4)
+    play_deal(page)
+    with page.expect_download() as info:
+        page.click("#end-download")
+    path = info.value.path()
+    assert path is not None and b'"tarocchi-record"' in path.read_bytes()
+    first_hand = page.inner_text("#end-hands")
+    page.click("#end-again")
+    page.wait_for_selector(".hand-card")
+    page.wait_for_function("() => !document.getElementById('end-dialog').open")
+    play_deal(page)
+    page.wait_for_selector("#end-hands .card-row")
+    assert page.inner_text("#end-hands") == first_hand  # the same seed deals the same cards
+
+
+def test_phone_sized_screen_and_last_trick(browser: Browser, server: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = open_table(browser, server, "piedicavallo", seed=8,
+                      viewport={"width": 390, "height": 844}, is_mobile=True,
+                      has_touch=True, reduced_motion="reduce")  # fmt: skip
+    for _ in range(6):
+        if my_turn(page) == "card":
+            page.click(".hand-card.legal")
+    page.wait_for_selector("#last-trick:not([disabled])")
+    page.click("#last-trick")
+    assert page.eval_on_selector("#last-dialog", "d => d.open")
+    assert len(page.query_selector_all("#last-cards figure")) == 4
+    page.screenshot(path=str(SHOTS / "phone-last-trick.png"), full_page=True)
+    page.click("#last-dialog button")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400  # no sideways scrolling on a phone
+    alts = page.eval_on_selector_all(".hand-card img", "imgs => imgs.map(i => i.alt)")
+    assert alts and all(" " in a for a in alts)  # card names, not codes, as accessible text
