@@ -42,6 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("game", choices=sorted(GAMES))
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    bench.add_argument(
+        "--load", type=int, default=0, metavar="CLIENTS",
+        help="also run CLIENTS scripted web players against a real `tarocchi serve`",
+    )  # fmt: skip
 
     replay = sub.add_parser("replay", help="verify and show a deal record")
     replay.add_argument("file", type=Path)
@@ -90,6 +94,10 @@ def run(args: argparse.Namespace) -> int:
         from tarocchi.bench import run as run_bench
 
         report = run_bench(args.game, args.seconds)
+        if args.load:
+            from tarocchi.bench import web_load
+
+            report["web"] = web_load(args.game, args.load)
         print(
             json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items())
         )

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, HTTPException, Request
+from fastapi import APIRouter, Header, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 
 from tarocchi.bots import LEVELS, make_bot
@@ -33,6 +35,8 @@ DEFAULT_LEVEL = "heuristic"
 CACHE_SIZE = 4096  # live states kept in memory; others are rebuilt from the log on demand
 
 Auth = Annotated[str | None, Header()]  # the "Authorization: Bearer <token>" header
+# milliseconds this request spent waiting for the AI, reported in a Server-Timing header
+AI_MS: ContextVar[float] = ContextVar("AI_MS", default=0.0)
 
 
 class NewGame(BaseModel):
@@ -69,8 +73,10 @@ def ai_turns(
     game replays the same way after a restart."""
     rules = game(game_name)
     state = rebuild(rules, seed, actions)
-    bots = {s: make_bot(LEVELS[level], rules, bot_seed(seed, s) * 4099 + len(actions))
-            for s in (1, 2, 3)}  # fmt: skip
+    bots = {
+        s: make_bot(LEVELS[level], rules, bot_seed(seed, s) * 4099 + len(actions))
+        for s in (1, 2, 3)
+    }
     return [(step.seat, rules.action_code(step.action)) for step in advance(rules, state, bots)]
 
 
@@ -94,10 +100,14 @@ class Games:
     async def run_ai(
         self, row: GameRow, actions: tuple[tuple[int, str], ...]
     ) -> list[tuple[int, str]]:
-        """Return the AI's next actions, computed off the event loop."""
+        """Return the AI's next actions, computed off the event loop (time added to AI_MS)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool, ai_turns, row.game, row.seed, row.level,
-                                          actions)  # fmt: skip
+        start = time.perf_counter()
+        moves = await loop.run_in_executor(
+            self.pool, ai_turns, row.game, row.seed, row.level, actions
+        )
+        AI_MS.set(AI_MS.get() + (time.perf_counter() - start) * 1000)
+        return moves
 
     def remember(self, live: Live) -> None:
         """Keep a live game in the bounded cache."""
@@ -137,14 +147,24 @@ class Games:
         seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
         token = secrets.token_urlsafe(24)
         stamp = now()
-        row = GameRow(secrets.token_urlsafe(12), token_hash(token), name, seed, level, (), 0,
-                      False, stamp)  # fmt: skip
+        row = GameRow(
+            secrets.token_urlsafe(12), token_hash(token), name, seed, level, (), 0, False, stamp
+        )
         rules = game(name)
         state = rules.deal(seed)
         ai = await self.run_ai(row, ())
         state, events = apply_all(rules, state, ai)
-        row = GameRow(row.id, row.token_hash, name, seed, level, tuple(ai), len(ai),
-                      rules.is_over(state), stamp)  # fmt: skip
+        row = GameRow(
+            row.id,
+            row.token_hash,
+            name,
+            seed,
+            level,
+            tuple(ai),
+            len(ai),
+            rules.is_over(state),
+            stamp,
+        )
         self.store.create(row)
         live = Live(row, state)
         self.remember(live)
@@ -156,15 +176,17 @@ class Games:
             row = self.store.get(live.row.id)
             assert row is not None
             if body.version != row.version:
-                raise HTTPException(409, f"stale version {body.version}: the game is at "
-                                         f"version {row.version}")  # fmt: skip
+                raise HTTPException(
+                    409, f"stale version {body.version}: the game is at version {row.version}"
+                )
             if live.row.version != row.version:
                 live = Live(row, rebuild(game(row.game), row.seed, row.actions))
             rules = game(row.game)
             state = live.state
             if state.to_move != HUMAN:
-                raise HTTPException(409, "the deal is over" if state.to_move is None
-                                    else "it is not your turn")  # fmt: skip
+                raise HTTPException(
+                    409, "the deal is over" if state.to_move is None else "it is not your turn"
+                )
             try:
                 action = rules.parse_action(body.action)
             except ValueError as e:
@@ -180,8 +202,17 @@ class Games:
             over = rules.is_over(state)
             if not self.store.update(row.id, row.version, actions, over, now()):
                 raise HTTPException(409, "the game changed meanwhile; reload it")
-            new_row = GameRow(row.id, row.token_hash, row.game, row.seed, row.level, actions,
-                              len(actions), over, row.started_at)  # fmt: skip
+            new_row = GameRow(
+                row.id,
+                row.token_hash,
+                row.game,
+                row.seed,
+                row.level,
+                actions,
+                len(actions),
+                over,
+                row.started_at,
+            )
             live = Live(new_row, state)
             self.remember(live)
             return live, events + more
@@ -224,11 +255,18 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
     router = APIRouter(prefix="/api")
 
     @router.post("/games", status_code=201)
-    async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
+    async def create_game(body: NewGame, request: Request, response: Response) -> dict[str, Any]:
         """Start a deal; the AI's moves up to your first decision are applied and listed."""
+        AI_MS.set(0.0)
         live, token, events = await games(request).create(body)
-        return {"id": live.row.id, "token": token, "version": live.row.version,
-                "view": view_json(live), "events": events}  # fmt: skip
+        response.headers["Server-Timing"] = f"ai;dur={AI_MS.get():.1f}"
+        return {
+            "id": live.row.id,
+            "token": token,
+            "version": live.row.version,
+            "view": view_json(live),
+            "events": events,
+        }
 
     @router.get("/games/{game_id}")
     async def get_game(
@@ -240,11 +278,13 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
 
     @router.post("/games/{game_id}/actions")
     async def post_action(
-        game_id: str, body: Action, request: Request, authorization: Auth = None
+        game_id: str, body: Action, request: Request, response: Response, authorization: Auth = None
     ) -> dict[str, Any]:
         """Apply your action, then every AI move until you must act again or the deal ends."""
         service = games(request)
+        AI_MS.set(0.0)
         live, events = await service.act(service.load(game_id, authorization), body)
+        response.headers["Server-Timing"] = f"ai;dur={AI_MS.get():.1f}"
         return {"version": live.row.version, "events": events, "view": view_json(live)}
 
     @router.get("/games/{game_id}/record")
@@ -256,8 +296,12 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         rules = game(live.row.game)
         if not rules.is_over(live.state):
             raise HTTPException(409, "the deal is not over yet")
-        log = DealLog(rules, live.row.seed, rules.deal(live.row.seed),
-                      ("human", live.row.level, live.row.level, live.row.level))  # fmt: skip
+        log = DealLog(
+            rules,
+            live.row.seed,
+            rules.deal(live.row.seed),
+            ("human", live.row.level, live.row.level, live.row.level),
+        )
         log.actions = [(s, rules.parse_action(a)) for s, a in live.row.actions]
         log.final = live.state
         return make_record(log, started_at=live.row.started_at)
