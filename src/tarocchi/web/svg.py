@@ -159,7 +159,7 @@ _NARROW = set("Iijlt.,'’ ")
 
 
 def _text_width(text: str, size: float) -> float:
-    """Estimate the rendered width of text in a serif face (upper bound, small caps off)."""
+    """Estimate the rendered width of text in a bold serif face (an upper bound)."""
     em = 0.0
     for ch in text:
         if ch in _WIDE:
@@ -175,7 +175,8 @@ def _text_width(text: str, size: float) -> float:
 
 def _fit_lines(text: str, size: float, width: float) -> list[str]:
     """Split text into one or two lines that fit width at size (best balanced split)."""
-    if _text_width(text, size) <= width or " " not in text:
+    # a slightly long line is squeezed (textLength) rather than split
+    if _text_width(text, size) <= width * 1.15 or " " not in text:
         return [text]
     words = text.split(" ")
     best = [text]
@@ -207,7 +208,8 @@ def _display_name(card: Card) -> str:
     m = re.search(r"\(([^)]+)\)", name)
     if m:
         return m.group(1)
-    return re.sub(r"^\d+\s+", "", name)
+    # the article is dropped to leave room for a large type
+    return re.sub(r"^(\d+\s+)?(The\s+)?", "", name)
 
 
 def _subject(card: Card) -> str:
@@ -289,7 +291,7 @@ def _suit_symbol(suit: int) -> str:
 
 
 def _hilt(suit_ink: str) -> str:
-    """Return the hilt of a lattice sword at real size: guard at 0, grip below."""
+    """Return the hilt of a pip sabre at real size: guard at 0, grip below."""
     return (
         f'<g fill="{suit_ink}" stroke="{suit_ink}" stroke-width="1" stroke-linejoin="round">'
         f'<path d="M-11 -3Q0 1 11 -3Q14 -3 13 1Q0 6 -13 1Q-14 -3 -11 -3Z"/>'
@@ -301,8 +303,8 @@ def _stick(suit: int) -> str:
     """Return a lattice baton at real size: a long stave, vertical, centred."""
     c, k = SUIT_COLOURS[suit], SUIT_INKS[suit]
     return (
-        f'<g stroke="{k}" stroke-width="1.6"><rect x="-4.5" y="-95" width="9" height="190" '
-        f'rx="4.5" fill="{c}"/><path fill="none" d="M-4.5 -82h9M-4.5 -76h9M-4.5 76h9M-4.5 82h9'
+        f'<g stroke="{k}" stroke-width="1.6"><rect x="-4.5" y="-92" width="9" height="184" '
+        f'rx="4.5" fill="{c}"/><path fill="none" d="M-4.5 -80h9M-4.5 -74h9M-4.5 74h9M-4.5 80h9'
         f'M-4.5 -3h9M-4.5 3h9"/></g>'
     )
 
@@ -322,8 +324,7 @@ def _crescent(r1: float, d: float, r2: float, rot: float) -> str:
 
     large = 1 if x > d else 0
     return (
-        f"M{p(x, -y)}A{_n(r1)} {_n(r1)} 0 1 0 {p(x, y)}"
-        f"A{_n(r2)} {_n(r2)} 0 {large} 1 {p(x, -y)}Z"
+        f"M{p(x, -y)}A{_n(r1)} {_n(r1)} 0 1 0 {p(x, y)}A{_n(r2)} {_n(r2)} 0 {large} 1 {p(x, -y)}Z"
     )
 
 
@@ -363,7 +364,7 @@ def _world() -> str:
     return (
         f'<circle r="42" fill="{SKY}" stroke="{INK}" stroke-width="3"/>'
         f'<path d="M-30 -24C-20 -30 -8 -26 -10 -16C-12 -6 -26 -2 -22 8C-18 18 -30 22 -36 12'
-        f'C-40 0 -38 -16 -30 -24ZM8 -34C20 -38 34 -26 36 -14C30 -16 22 -8 26 4C30 14 20 30 8 32'
+        f"C-40 0 -38 -16 -30 -24ZM8 -34C20 -38 34 -26 36 -14C30 -16 22 -8 26 4C30 14 20 30 8 32"
         f'C12 18 0 10 4 -2C8 -12 -2 -24 8 -34Z" fill="{GREEN}" stroke="{INK}" stroke-width="1.5"/>'
         f'<g fill="none" stroke="{INK}" stroke-width="1.5"><ellipse rx="18" ry="42"/>'
         f'<path d="M-42 0H42M-38 -18Q0 -10 38 -18M-38 18Q0 26 38 18"/></g>'
@@ -446,13 +447,15 @@ def _devil() -> str:
 
 def _scythe() -> str:
     return (
-        f'<path d="M-30 46L22 -40" stroke="{BROWN}" stroke-width="7" stroke-linecap="round"/>'
-        f'<path d="M-12 16l10 6" stroke="{BROWN}" stroke-width="5" stroke-linecap="round"/>'
+        f'<path d="M-34 46L22 -40" stroke="{BROWN}" stroke-width="7" stroke-linecap="round"/>'
+        f'<path d="M-16 18l10 6" stroke="{BROWN}" stroke-width="5" stroke-linecap="round"/>'
         f'<path d="M24 -42C6 -56 -28 -50 -48 -30C-26 -38 -2 -38 18 -32Z" fill="{GREY}" '
         f'stroke="{INK}" stroke-width="2" stroke-linejoin="round"/>'
-        f'<path d="M-20 40a10 9 0 1 1 20 0v6h-20Z" fill="{CREAM}" stroke="{INK}" '
-        f'stroke-width="2" transform="translate(22 -6)"/>'
-        f'<path d="M-2 29h4v4h-4zM6 29h4v4h-4z" fill="{INK}" transform="translate(8 2)"/>'
+        f'<path d="M6 26A16 15 0 1 1 38 26V34H32V42H12V34H6Z" fill="{CREAM}" stroke="{INK}" '
+        f'stroke-width="2.5" stroke-linejoin="round"/>'
+        f'<circle cx="16" cy="25" r="4.5" fill="{INK}"/><circle cx="28" cy="25" r="4.5" '
+        f'fill="{INK}"/><path d="M22 30L19 35H25ZM18 36V42M22 36V42M26 36V42" fill="{INK}" '
+        f'stroke="{INK}" stroke-width="1.5"/>'
     )
 
 
@@ -538,12 +541,12 @@ def _hanged() -> str:
     return (
         f'<path d="M-36 46V-40H36V46" fill="none" stroke="{BROWN}" stroke-width="7" '
         f'stroke-linejoin="round"/>'
-        f'<g stroke="{INK}" stroke-linecap="round" stroke-linejoin="round" fill="none">'
-        f'<path d="M0 -40V-24" stroke-width="2"/>'
-        f'<path d="M0 -24V4M0 -24L12 -12L1 -8" stroke="{BLUE}" stroke-width="6"/>'
-        f'<path d="M0 4V22" stroke="{RED}" stroke-width="11"/>'
-        f'<path d="M-6 8L-12 24M6 8L12 24" stroke="{SKIN}" stroke-width="4"/></g>'
-        f'<circle cy="32" r="8" fill="{SKIN}" stroke="{INK}" stroke-width="2"/>'
+        f'<g fill="none" stroke-linecap="round" stroke-linejoin="round">'
+        f'<path d="M0 -40V-26" stroke="{INK}" stroke-width="2.5"/>'
+        f'<path d="M0 -24V2M0 -22L15 -10L2 -4" stroke="{BLUE}" stroke-width="8"/>'
+        f'<path d="M0 4V22" stroke="{RED}" stroke-width="16"/>'
+        f'<path d="M-9 6L-14 20M9 6L14 20" stroke="{SKIN}" stroke-width="5"/></g>'
+        f'<circle cy="33" r="10" fill="{SKIN}" stroke="{INK}" stroke-width="2"/>'
     )
 
 
@@ -719,7 +722,7 @@ def _book() -> str:
         f'<path d="M0 -18C-14 -28 -34 -28 -46 -22V32C-34 26 -14 26 0 36C14 26 34 26 46 32V-22'
         f'C34 -28 14 -28 0 -18Z" fill="{CREAM}" stroke="{INK}" stroke-width="2.5"/>'
         f'<path d="M0 -18V36M-38 -12C-28 -16 -16 -16 -8 -10M-38 0C-28 -4 -16 -4 -8 2M-38 12'
-        f'C-28 8 -16 8 -8 14M8 -10C16 -16 28 -16 38 -12M8 2C16 -4 28 -4 38 0M8 14C16 8 28 8 38 '
+        f"C-28 8 -16 8 -8 14M8 -10C16 -16 28 -16 38 -12M8 2C16 -4 28 -4 38 0M8 14C16 8 28 8 38 "
         f'12" fill="none" stroke="{INK}" stroke-width="1.5"/>'
         f'<path d="M-46 32C-34 26 -14 26 0 36C14 26 34 26 46 32V38C34 32 14 32 0 42C-14 32 -34 '
         f'32 -46 38Z" fill="{RED}" stroke="{INK}" stroke-width="2"/>'
@@ -773,7 +776,8 @@ def _jester() -> str:
         f'<path d="M-32 22H32V36H-32Z" fill="{GOLD}"/>'
         f'<g fill="{YELLOW}"><circle cx="-48" cy="-12" r="6"/><circle cy="-44" r="6"/>'
         f'<circle cx="48" cy="-12" r="6"/></g></g>'
-        f'<path d="M-24 29h6M-8 29h6M8 29h6M24 29h-2" stroke="{INK}" stroke-width="3"/>'
+        f'<g fill="{RED}" stroke="{INK}" stroke-width="1.5"><circle cx="-18" cy="29" r="3"/>'
+        f'<circle cy="29" r="3"/><circle cx="18" cy="29" r="3"/></g>'
     )
 
 
@@ -886,22 +890,14 @@ def _frame(style: Style) -> str:
 
 def _corner_index(c: _Card, label: str, colour: str, mark: str) -> None:
     """Draw the index in the top-left and (turned) bottom-right corners."""
-    size = 28.0 if len(label) < 3 else 22.0
-    width = 30.0
+    size = 32.0 if len(label) < 3 else 27.0
+    width = 31.0
     content = ""
     if label:
-        content += _text(27.5, 38, label, size, colour, width)
+        content += _text(27.5, 41, label, size, colour, width)
     content += mark
     ref = c.define("i", content, "index")
     c.body.append(f'<use href="#{ref}"/><use href="#{ref}" transform="rotate(180 100 160)"/>')
-
-
-def _trump_mark(style: Style) -> str:
-    """Return the small star under a trump's corner numeral."""
-    return (
-        f'<path d="{_star(4, 7, 2.6)}" transform="translate(27.5 53)" fill="{style.accent}" '
-        f'stroke="{style.frame}" stroke-width=".8"/>'
-    )
 
 
 # ------------------------------------------------------------------ suit cards
@@ -938,7 +934,6 @@ def _round_pips(c: _Card, suit: int, n: int) -> None:
     c.body.extend(_use(sym, x, y, s, cls="pip") for x, y in _PIPS[n])
 
 
-SABRE_BOW = 28.0  # how far a pip sabre bows out of its chord
 SABRE_TOP, SABRE_HILT = -108.0, 104.0  # tip and guard, relative to the card's middle line
 
 
@@ -987,8 +982,8 @@ def _baton_pips(c: _Card, n: int) -> None:
     """Draw n batons: staves crossing in a lattice, a vertical one if odd."""
     stick = c.define("b", _stick(BATONS))
     k = n // 2
-    spread = min(30.0, 80.0 / max(k - 1, 1))
-    theta = 21.0 if k > 1 else 26.0
+    spread = min(30.0, 60.0 / max(k - 1, 1))
+    theta = 19.0 if k > 1 else 26.0
     for j in range(k):
         dx = (j - (k - 1) / 2) * spread
         c.body.append(_use(stick, 100 + dx, 160, rot=theta, cls="pip"))
@@ -1026,15 +1021,13 @@ def _ace(c: _Card, suit: int) -> None:
     sym = c.define("s", _suit_symbol(suit))
     c.body.append(_wreath(c, _tint(SUIT_COLOURS[suit], 0.35), SUIT_INKS[suit], 80))
     # the long suits' aces are stretched: a long blade, a tall club
-    scale = {COINS: "1.15", CUPS: "1.3", SWORDS: "1.5 2.5", BATONS: "2.4"}[suit]
-    c.body.append(
-        f'<use href="#{sym}" class="pip" transform="translate(100 160) scale({scale})"/>'
-    )
+    scale = {COINS: "1.15", CUPS: "1.3", SWORDS: "1.5 2.5", BATONS: "2.1"}[suit]
+    c.body.append(f'<use href="#{sym}" class="pip" transform="translate(100 160) scale({scale})"/>')
 
 
 # ------------------------------------------------------------------ court cards
 
-_FIGURE_TITLE = {"K": "King", "Q": "Queen", "N": "Knight", "J": "Jack"}
+COURT_RANKS = frozenset("KQNJ")
 
 
 def _court_title(card: Card) -> str:
@@ -1107,9 +1100,7 @@ def _figure(card: Card, bottom: float, sym: str) -> str:
             f'{stroke}/><path d="M44 80v2M60 84v2M76 80v2" stroke="{INK}" stroke-width="2.4"/>'
         )
     else:
-        out += (
-            f'<path d="M38 70C48 80 72 80 82 70" fill="none" stroke="{GOLD}" stroke-width="4"/>'
-        )
+        out += f'<path d="M38 70C48 80 72 80 82 70" fill="none" stroke="{GOLD}" stroke-width="4"/>'
     out += (
         f'<path d="M53 50H67V64H53Z" fill="{SKIN}" {stroke}/>'
         f'<circle cx="60" cy="40" r="16" fill="{SKIN}" {stroke}/>'
@@ -1145,7 +1136,9 @@ def _figure(card: Card, bottom: float, sym: str) -> str:
         f'stroke-linecap="round"/>'
         f'<circle cx="98" cy="101" r="5.5" fill="{SKIN}" {stroke}/>'
     )
-    return out + _use(sym, 100, 84, 0.4)
+    # a sword or a baton is held like a sceptre, so it is drawn taller than a cup or a coin
+    held = 0.52 if card.suit in (SWORDS, BATONS) else 0.4
+    return out + _use(sym, 100, 84 if held < 0.5 else 80, held)
 
 
 def _court(c: _Card) -> None:
@@ -1155,9 +1148,9 @@ def _court(c: _Card) -> None:
     if style.double:
         # the Tarocchino: a half-length figure, turned round for the bottom half
         half = (
-            f'<g transform="translate(40 20)">{_figure(card, 121, sym)}</g>'
-            f'<path d="M46 141H154V160H46Z" fill="{style.frame}"/>'
-            + _text(100, 156, title, 15, style.banner_text, 96)
+            f'<g transform="translate(46 24) scale(.9)">{_figure(card, 130, sym)}</g>'
+            f'<path d="M46 139H154V160H46Z" fill="{style.frame}"/>'
+            + _text(100, 156, title, 18, style.banner_text, 96)
         )
         ref = c.define("f", half)
         c.body.append(
@@ -1170,16 +1163,16 @@ def _court(c: _Card) -> None:
     c.body.append(
         f'<path d="M46 250V78A54 54 0 0 1 154 78V250Z" fill="{style.panel}" '
         f'stroke="{style.accent}" stroke-width="1.5"/>'
-        f'<g transform="translate(46 44) scale(.9)">{_figure(card, 228, sym)}</g>'
+        f'<g transform="translate(48 46) scale(.88)">{_figure(card, 232, sym)}</g>'
     )
-    c.body.append(_banner(style, 256, title, 20, 92))
+    c.body.append(_banner(style, 256, title, 21, 84))
 
 
 def _banner(style: Style, y: float, text: str, size: float, width: float = 112) -> str:
     """Return a ribbon banner centred at x=100 from y, holding one or two lines of text."""
     lines = _fit_lines(text, size, width - 12)
     if len(lines) == 2:
-        size = max(13.0, size - 3)
+        size = max(13.0, size - 2)
     h = size * 1.25 * len(lines) + 8
     x0, x1 = 100 - width / 2, 100 + width / 2
     ribbon = (
@@ -1216,9 +1209,9 @@ def _trump(c: _Card) -> None:
         # the Tarocchino: the top half, turned round for the bottom half; the number is
         # in the corner index, the name in the cartouche
         half = (
-            f'<rect x="50" y="17" width="100" height="27" rx="5" fill="{style.frame}" '
+            f'<rect x="48" y="16" width="104" height="29" rx="5" fill="{style.frame}" '
             f'stroke="{style.accent}" stroke-width="1.5"/>'
-            + _text(100, 37, name, 17, style.banner_text, 90)
+            + _text(100, 37.5, name, 19, style.banner_text, 94)
             + f'<circle cx="100" cy="101" r="50" fill="{style.panel}" stroke="{style.accent}" '
             f'stroke-width="2"/>' + _use(emblem, 100, 101, 0.88)
         )
@@ -1228,20 +1221,21 @@ def _trump(c: _Card) -> None:
             f'<use href="#{ref}"/><use href="#{ref}" transform="rotate(180 100 160)"/>'
         )
         return
-    cy = 146 if n else 136
+    cy = 140 if n else 128
     c.body.append(
-        f'<circle cx="100" cy="{cy}" r="62" fill="{style.panel}" stroke="{style.accent}" '
-        f'stroke-width="2.5"/><circle cx="100" cy="{cy}" r="56.5" fill="none" '
-        f'stroke="{style.frame}" stroke-width="1"/>' + _use(emblem, 100, cy, 0.98)
+        f'<circle cx="100" cy="{cy}" r="60" fill="{style.panel}" stroke="{style.accent}" '
+        f'stroke-width="2.5"/><circle cx="100" cy="{cy}" r="54.5" fill="none" '
+        f'stroke="{style.frame}" stroke-width="1"/>' + _use(emblem, 100, cy, 0.96)
     )
     if n and style.roman:
         c.body.append(_banner(style, 16, roman(n), 24, 80))
     elif n:
         c.body.append(
             f'<ellipse cx="100" cy="43" rx="28" ry="21" fill="{style.frame}" '
-            f'stroke="{style.accent}" stroke-width="3"/>' + _text(100, 53, str(n), 28, style.banner_text)
+            f'stroke="{style.accent}" stroke-width="3"/>'
+            + _text(100, 53, str(n), 28, style.banner_text)
         )
-    c.body.append(_banner(style, 218 if n else 212, name, 18 if n else 22, 100))
+    c.body.append(_banner(style, 210 if n else 206, name, 21 if n else 24, 122))
 
 
 # --------------------------------------------------------------------------- public API
@@ -1253,12 +1247,15 @@ def pack_of(game: str) -> Pack:
     try:
         module = PACK_MODULES[game.strip().lower()]
     except KeyError:
-        raise ValueError(f"unknown game {game!r}; choose one of {', '.join(PACK_MODULES)}") from None
+        raise ValueError(
+            f"unknown game {game!r}; choose one of {', '.join(PACK_MODULES)}"
+        ) from None
     pack: Pack = importlib.import_module(module).PACK
     return pack
 
 
 def _game_key(game: str) -> str:
+    """Return the registry name of a game; raise ValueError for an unknown game."""
     key = game.strip().lower()
     pack_of(key)
     return key
@@ -1273,6 +1270,7 @@ def card_svg(game: str, code: str) -> str:
 
 @cache
 def _face(game: str, card: Card) -> str:
+    """Draw one card's face: the frame, the picture or pips, and the corner index."""
     c = _Card(game, card)
     style = c.style
     c.body.append(_frame(style))
@@ -1286,14 +1284,14 @@ def _face(game: str, card: Card) -> str:
         else:
             label = ""
         _trump(c)
-        mark = _trump_mark(style) if label else _use(f"{c.p}-e", 27.5, 44, 0.3)
+        mark = "" if label else _use(f"{c.p}-e", 27.5, 42, 0.34)
         _corner_index(c, label, style.frame, mark)
     elif suit == FOOL:
         _trump(c)
-        _corner_index(c, "", style.frame, _use(f"{c.p}-e", 27.5, 44, 0.3))
+        _corner_index(c, "", style.frame, _use(f"{c.p}-e", 27.5, 42, 0.34))
     else:
         sym = f"{c.p}-s"
-        if card.rank in _FIGURE_TITLE:
+        if card.rank in COURT_RANKS:
             _court(c)
         elif card.rank == "A":
             _ace(c, suit)
@@ -1307,7 +1305,7 @@ def _face(game: str, card: Card) -> str:
             else:
                 c.define("s", _suit_symbol(suit))
                 _baton_pips(c, n)
-        _corner_index(c, card.rank, SUIT_INKS[suit], _use(sym, 27.5, 58, 0.2))
+        _corner_index(c, card.rank, SUIT_INKS[suit], _use(sym, 27.5, 62, 0.24))
     return c.document()
 
 
@@ -1370,7 +1368,8 @@ def contact_sheet(game: str, width: int = 140) -> str:
     for suit in (TRUMPS, FOOL, SWORDS, BATONS, CUPS, COINS):
         cards = [c for c in pack.cards if c.suit == suit]
         if cards:
-            groups.append((SUIT_NAMES_EN[suit].capitalize(), cards))
+            name = SUIT_NAMES_EN[suit]
+            groups.append((name[0].upper() + name[1:], cards))
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>{_esc(pack.name)}: every card</title><style>",
