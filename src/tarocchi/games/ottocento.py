@@ -1,0 +1,693 @@
+"""Ottocento: the rules of the Bolognese partnership game on the Tarocchino Bolognese pack.
+
+Card ids (see tarocchi.packs.bolognese):
+
+    0-9   SW-A SW-6..SW-10 SW-J SW-N SW-Q SW-K     10-19 BA-A..BA-K (as Swords)
+    20-29 CU-10 CU-9..CU-6 CU-A CU-J..CU-K         30-39 CO-10..CO-K (as Cups)
+    40 BEGATO   41-44 MOOR1-MOOR4 (equal)   45-56 T5..T16
+    57 MOON  58 SUN  59 WORLD  60 ANGEL     61 MATTO
+    62 DECLARE  63 PASS                     (the two actions that are not cards)
+
+Actions: the dealer's two discards, one card at a time; then, at each player's
+first turn in trick 1, DECLARE (all combinations in hand, rules §3) or PASS; then
+the 60 card plays of 15 tricks. A player whose hand scores nothing passes
+without being asked (the public "pass" event is the same either way, so it
+reveals nothing). Combinations are scored in tarocchi.games.ottocento_combos.
+Section numbers (§) refer to shared/rules/ottocento.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache, lru_cache
+from typing import ClassVar, NamedTuple
+
+from tarocchi.cards import BIT, SEATS, TEAMS, TRUMPS, iter_bits, mask_of, popcount
+from tarocchi.games.base import (
+    Event,
+    IllegalAction,
+    Result,
+    ScoreLine,
+    TrickGame,
+    follow_reason,
+    led_suit,
+    shuffled_deal,
+    winner_of,
+)
+from tarocchi.games.ottocento_combos import (
+    ACES_MASK,
+    CONTATORI,
+    HEAD,
+    JACKS_MASK,
+    KINGS_MASK,
+    KNIGHTS_MASK,
+    QUEENS_MASK,
+    TAROCCHI_MASK,
+    Analysis,
+    Combo,
+    analyse,
+    combination_value,
+)
+from tarocchi.packs.bolognese import (
+    ANGEL,
+    BEGATO,
+    CANONICAL,
+    CANONICAL_INDEX,
+    MATTO,
+    MOOR1,
+    MOORS_MASK,
+    NUMBERED_MASK,
+    PACK,
+    WORLD,
+)
+
+DISCARD, DECLARE, PLAY, OVER = range(4)
+PHASE_NAMES = ("discard", "declare", "play", "over")
+TRICKS = 15
+HAND_SIZE = 15
+DISCARD_SIZE = 2
+LAST_TRICK_BONUS = 6
+
+DECLARE_ACTION = PACK.size  # 62
+PASS_ACTION = PACK.size + 1  # 63
+DECIDE_LEGAL = BIT[DECLARE_ACTION] | BIT[PASS_ACTION]
+
+MATTO_BIT = BIT[MATTO]
+TRUMP_MASK = PACK.trump_mask
+MOOR_LAST = MOOR1 + 3
+# rules §2: Kings, ANGEL, WORLD, BEGATO and the Matto (the 5-point cards) stay in hand
+PROTECTED = PACK.king_mask | BIT[ANGEL] | BIT[WORLD] | BIT[BEGATO] | MATTO_BIT
+# the mask of the suit a card sets when it is the first non-Matto card of a trick
+LED_MASK = tuple(0 if c == MATTO else PACK.suit_mask[PACK.suit_of[c]] for c in range(PACK.size))
+# cards that belong to no combination family: moving them never changes a combination
+FAMILIES = CONTATORI | HEAD | BIT[ANGEL] | NUMBERED_MASK | MOORS_MASK | ACES_MASK
+FAMILIES |= TAROCCHI_MASK | KINGS_MASK | QUEENS_MASK | KNIGHTS_MASK | JACKS_MASK
+NEUTRAL = PACK.full_mask & ~FAMILIES
+ONE_POINT = mask_of(c for c in range(PACK.size) if PACK.points[c] == 1)
+
+
+def _chunk(shift: int, width: int) -> tuple[tuple[int, ...], ...]:
+    """Return, for every pattern of `width` bits, the ids of its set bits plus shift."""
+    table: list[tuple[int, ...]] = [()]
+    for b in range(1, 1 << width):
+        rest = b & (b - 1)  # b without its lowest bit: built already
+        table.append((shift + (b ^ rest).bit_length() - 1, *table[rest]))
+    return tuple(table)
+
+
+# action ids of each pattern of a chunk of the legal mask: legal_actions is six lookups
+_A0, _A1, _A2, _A3 = (_chunk(10 * k, 10) for k in range(4))
+_A4, _A5 = _chunk(40, 11), _chunk(51, 13)
+
+
+def play_mask(hand: int, trick: tuple[tuple[int, int], ...]) -> int:
+    """Return the cards of hand that may be played to trick (rules §4: follow suit, else
+    trump, else any card; the Matto always; after a led Matto the next card is free)."""
+    if not trick:
+        return hand
+    led = LED_MASK[trick[0][1]] or (len(trick) > 1 and LED_MASK[trick[1][1]])
+    if not led:
+        return hand
+    m = hand & led or hand & TRUMP_MASK
+    return m | (hand & MATTO_BIT) if m else hand
+
+
+def trick_winner_index(cards: Sequence[int]) -> int:
+    """Return the index of the winning card of a complete trick (rules §4: highest trump, else
+    highest of the led suit; the Matto never wins; among equal Moors the last one wins)."""
+    real = 0
+    for c in cards:
+        if c != MATTO:
+            real |= BIT[c]
+    led = LED_MASK[cards[0]] or LED_MASK[cards[1]]
+    best = real & TRUMP_MASK or real & led
+    top = best.bit_length() - 1
+    if MOOR1 <= top <= MOOR_LAST:
+        return max(i for i, c in enumerate(cards) if MOOR1 <= c <= MOOR_LAST)
+    return list(cards).index(top)
+
+
+def discard_reason(card: int) -> str:
+    """Explain why a card may not be discarded (rules §2), '' if it may."""
+    if card == MATTO:
+        return "the Matto cannot be discarded"
+    if card == BEGATO:
+        return "the Bégato cannot be discarded"
+    if card == ANGEL:
+        return "the Angel cannot be discarded"
+    if card == WORLD:
+        return "the World cannot be discarded"
+    if BIT[card] & PACK.king_mask:
+        return "Kings cannot be discarded"
+    return ""
+
+
+class Fields(NamedTuple):
+    """The fields of an Ottocento position: ints, masks and tuples of them."""
+
+    hands: tuple[int, int, int, int]
+    dealer: int
+    phase: int
+    to_move: int | None
+    leader: int
+    trick: tuple[tuple[int, int], ...]  # (seat, card) of the current trick, in play order
+    tricks: tuple[tuple[tuple[int, int], ...], ...]  # the finished tricks, as `trick`
+    winners: tuple[int, ...]  # the seat that won each finished trick
+    piles: tuple[int, int]  # cards each team took; the Matto goes to its player's team
+    discard: int  # the dealer's discard D (hidden but for the dealer)
+    legal: int  # the legal actions of to_move as a mask, kept because playouts ask twice
+    # (seat, cards shown, value) of each declaration in order; a pass shows nothing, scores 0
+    declarations: tuple[tuple[int, int, int], ...]
+
+
+class State(Fields):
+    """An Ottocento position (immutable)."""
+
+    __slots__ = ()
+    GAME: ClassVar[str] = "ottocento"
+
+
+_new_state = tuple.__new__  # builds a State without the Python-level __new__ (hot path)
+
+
+def settle_matto(owner: int, other: int) -> int:
+    """Return the card the Matto's team gives across when its Matto fell in an opponents'
+    trick (rules §5): a one-point card of its pile, else one of its lowest-value cards
+    other than the Matto, the one that leaves the owner's team the best margin; ties go
+    to the first card in canonical order.
+
+    All candidates have the same value, so only combinations tell them apart. A
+    combination value never drops when a card is added (a tested property), so no
+    card can do better than one that changes neither team's combinations."""
+    pile = owner & ~MATTO_BIT
+    cands = pile & ONE_POINT
+    if not cands:
+        low = min(PACK.points[c] for c in iter_bits(pile))
+        cands = mask_of(c for c in iter_bits(pile) if PACK.points[c] == low)
+    base_owner = base_other = -1
+    best, best_delta = -1, 0
+    for card in CANONICAL:
+        if not cands >> card & 1:
+            continue
+        bit = BIT[card]
+        if bit & NEUTRAL:
+            delta = 0
+        else:
+            if base_owner < 0:
+                base_owner, base_other = combination_value(owner), combination_value(other)
+            lost = base_owner - combination_value(owner ^ bit)
+            delta = base_other - combination_value(other | bit) - lost
+        if best < 0 or delta > best_delta:
+            best, best_delta = card, delta
+        if delta == 0:
+            break
+    return best
+
+
+class Ottocento(TrickGame):
+    """The stateless rules object of Ottocento."""
+
+    name = "ottocento"
+    title = "Ottocento"
+    pack = PACK
+    extra_actions = ("DECLARE", "PASS")
+
+    # -- deal ---------------------------------------------------------------------
+    def deal(self, seed: int) -> State:
+        """Deal a seeded random deal (rules §2: random dealer; three rounds of 5 cards from
+        next(dealer), then 2 more to the dealer: 15 each and 17 to the dealer)."""
+        dealer, d = shuffled_deal(seed, PACK.size)
+        b = BIT
+        hands = [0, 0, 0, 0]
+        for k in range(4):
+            i = 5 * k  # packets i..i+4 of the three rounds of 20 cards
+            hands[(dealer + 1 + k) & 3] = (
+                b[d[i]] | b[d[i + 1]] | b[d[i + 2]] | b[d[i + 3]] | b[d[i + 4]]
+                | b[d[i + 20]] | b[d[i + 21]] | b[d[i + 22]] | b[d[i + 23]] | b[d[i + 24]]
+                | b[d[i + 40]] | b[d[i + 41]] | b[d[i + 42]] | b[d[i + 43]] | b[d[i + 44]]
+            )  # fmt: skip
+        hands[dealer] |= b[d[60]] | b[d[61]]
+        return self._start((hands[0], hands[1], hands[2], hands[3]), dealer)
+
+    def start(self, hands: tuple[int, int, int, int], dealer: int) -> State:
+        """Return the state before the discard for explicit hands (the dealer's has 17)."""
+        sizes = [popcount(h) for h in hands]
+        want = [HAND_SIZE + DISCARD_SIZE * (s == dealer) for s in range(4)]
+        union = hands[0] | hands[1] | hands[2] | hands[3]
+        if sizes != want or union != PACK.full_mask or not 0 <= dealer < 4:
+            raise ValueError(f"hands must be 15 cards each and 17 for the dealer; got {sizes}")
+        return self._start(hands, dealer)
+
+    def _start(self, hands: tuple[int, int, int, int], dealer: int) -> State:
+        """Return the state before the discard (the dealer discards first, rules §2)."""
+        legal = hands[dealer] & ~PROTECTED
+        leader = (dealer + 1) & 3
+        return _new_state(
+            State, (hands, dealer, DISCARD, dealer, leader, (), (), (), (0, 0), 0, legal, ())
+        )
+
+    # -- legality ---------------------------------------------------------------------
+    def legal_mask(self, state: State) -> int:
+        """Return the legal actions as a mask of action ids (cards, DECLARE = 62, PASS = 63)."""
+        return state.legal
+
+    def legal_actions(self, state: State) -> list[int]:
+        """Return the legal action ids, ascending."""
+        m = state.legal
+        return [
+            *_A0[m & 1023],
+            *_A1[m >> 10 & 1023],
+            *_A2[m >> 20 & 1023],
+            *_A3[m >> 30 & 1023],
+            *_A4[m >> 40 & 2047],
+            *_A5[m >> 51],
+        ]
+
+    def illegal_reason(self, state: State, action: int) -> str:
+        """Explain why action is illegal in state."""
+        p = state.to_move
+        if p is None:
+            return "the deal is over"
+        if not 0 <= action <= PASS_ACTION:
+            return f"{action} is not an action of {self.title}"
+        hand = state.hands[p]
+        if state.phase == DISCARD:
+            if action >= PACK.size:
+                return "the dealer must first discard two cards"
+            if not hand >> action & 1:
+                return f"{PACK.code(action)} is not in your hand"
+            return discard_reason(action) or f"{PACK.code(action)} cannot be discarded now"
+        if state.phase == DECLARE:
+            return "before your first card you must DECLARE all your combinations or PASS"
+        if action >= PACK.size:
+            return "declarations are made only at your first turn in the first trick"
+        return follow_reason(hand, led_suit(state.trick, PACK.suit_of), action, PACK)
+
+    # -- transitions --------------------------------------------------------------------
+    def apply(self, state: State, action: int) -> State:
+        """Return the state after the player to move takes action (a card, DECLARE or PASS)."""
+        hands, dealer, phase, p, leader, trick, tricks, winners, piles, discard, legal, decls = (
+            state
+        )
+        if action < 0 or not legal >> action & 1:
+            raise IllegalAction(self.illegal_reason(state, action))
+        assert p is not None  # a finished deal has no legal action
+        if phase != PLAY:
+            return self._apply_setup(state, action)
+        bit = BIT[action]
+        h0, h1, h2, h3 = hands
+        if p < 2:
+            hands = (h0 ^ bit, h1, h2, h3) if p == 0 else (h0, h1 ^ bit, h2, h3)
+        else:
+            hands = (h0, h1, h2 ^ bit, h3) if p == 2 else (h0, h1, h2, h3 ^ bit)
+        n = len(trick)
+        if n < 3:
+            trick = (*trick, (p, action))
+            p = (p + 1) & 3
+            if not winners:
+                # rules §3: in trick 1 every new player is at his first turn
+                return _first_turn(hands, dealer, p, leader, trick, discard, decls)
+            hand = hands[p]
+            # rules §4: follow suit, else trump, else any; the Matto always; a led Matto
+            # lets the next card set the suit
+            led = LED_MASK[trick[0][1]] or LED_MASK[trick[1][1]] if n else LED_MASK[action]
+            if led:
+                m = hand & led or hand & TRUMP_MASK
+                legal = m | hand & MATTO_BIT if m else hand
+            else:
+                legal = hand
+            return _new_state(
+                State,
+                (
+                    hands,
+                    dealer,
+                    PLAY,
+                    p,
+                    leader,
+                    trick,
+                    tricks,
+                    winners,
+                    piles,
+                    discard,
+                    legal,
+                    decls,
+                ),
+            )
+        # the trick is complete (rules §4): highest trump, else highest of the led suit
+        c0, c1, c2 = trick[0][1], trick[1][1], trick[2][1]
+        cards = BIT[c0] | BIT[c1] | BIT[c2] | bit
+        real = cards & ~MATTO_BIT
+        best = real & TRUMP_MASK or real & (LED_MASK[c0] or LED_MASK[c1])
+        top = best.bit_length() - 1
+        if MOOR1 <= top <= MOOR_LAST:
+            # rules §4: the four Moors are equal; the last one played wins
+            idx = trick_winner_index((c0, c1, c2, action))
+        else:
+            idx = (c0, c1, c2, action).index(top)
+        winner = (p + 1 + idx) & 3
+        ns, ew = piles
+        if winner & 1:
+            ew |= real
+        else:
+            ns |= real
+        if real != cards:
+            # rules §4: the Matto goes to its player's team, not to the trick's winner
+            if (p + 1 + (c0, c1, c2, action).index(MATTO)) & 1:
+                ew |= MATTO_BIT
+            else:
+                ns |= MATTO_BIT
+        tricks = (*tricks, (*trick, (p, action)))
+        winners = (*winners, winner)
+        if len(winners) == TRICKS:
+            return _new_state(
+                State,
+                (
+                    hands,
+                    dealer,
+                    OVER,
+                    None,
+                    winner,
+                    (),
+                    tricks,
+                    winners,
+                    (ns, ew),
+                    discard,
+                    0,
+                    decls,
+                ),
+            )
+        return _new_state(
+            State,
+            (
+                hands, dealer, PLAY, winner, winner, (), tricks, winners, (ns, ew), discard,
+                hands[winner], decls,
+            ),
+        )  # fmt: skip
+
+    def _apply_setup(self, state: State, action: int) -> State:
+        """Apply a discard, DECLARE or PASS (the caller checked that it is legal)."""
+        hands, dealer, phase, p, leader, trick, tricks, winners, piles, discard, _, decls = state
+        assert p is not None
+        if phase == DISCARD:
+            h = list(hands)
+            h[p] ^= BIT[action]
+            hands = (h[0], h[1], h[2], h[3])
+            discard |= BIT[action]
+            if popcount(discard) < DISCARD_SIZE:
+                legal = hands[p] & ~PROTECTED
+                return _new_state(
+                    State,
+                    (hands, dealer, DISCARD, p, leader, (), (), (), (0, 0), discard, legal, ()),
+                )
+            # rules §4: next(dealer) leads the first trick
+            return _first_turn(hands, dealer, leader, leader, (), discard, ())
+        hand = hands[p]
+        if action == PASS_ACTION:
+            entry = (p, 0, 0)
+        else:
+            # rules §3: all or nothing; every card of a scored combination is shown
+            found = analyse(hand)
+            entry = (p, found.cards, found.value)
+        legal = play_mask(hand, trick)
+        return _new_state(
+            State,
+            (
+                hands, dealer, PLAY, p, leader, trick, tricks, winners, piles, discard, legal,
+                (*decls, entry),
+            ),
+        )  # fmt: skip
+
+    # -- scoring ----------------------------------------------------------------------------
+    def combination_score(self, codes: Sequence[str]) -> int:
+        """Return the value of the combinations in a set of cards (rules §3)."""
+        mask = 0
+        for code in codes:
+            mask |= BIT[PACK.card_id(code)]
+        return combination_value(mask)
+
+    def result(self, state: State) -> Result:
+        """Score a finished deal (rules §5): card points in pairs, captured combinations,
+        declarations, the last trick, with the discard and the Matto settled."""
+        if state.phase != OVER:
+            raise ValueError("the deal is not over")
+        winners = state.winners
+        won_ew = sum(map(BIT[0].__and__, winners))
+        dealer, discard = state.dealer, state.discard
+        dealer_team = dealer & 1
+        piles = list(state.piles)
+        piles[dealer_team] |= discard
+        # rules §5: who played the Matto, and who took that trick
+        owner = taker = 0
+        for trick, w in zip(state.tricks, winners, strict=True):
+            if MATTO in (trick[0][1], trick[1][1], trick[2][1], trick[3][1]):
+                owner = next(seat for seat, card in trick if card == MATTO)
+                taker = w
+                break
+        owner_team = owner & 1
+        swept = -1  # the team that won no trick, if any
+        if won_ew == 0 or won_ew == TRICKS:
+            swept = 1 if won_ew == 0 else 0
+            # rules §5: a team with no trick loses its Matto (no debt) and, as the dealer's
+            # team, the discard
+            if piles[swept] & MATTO_BIT:
+                piles[swept] ^= MATTO_BIT
+                piles[1 - swept] |= MATTO_BIT
+            if swept == dealer_team:
+                piles[swept] &= ~discard
+                piles[1 - swept] |= discard
+        settled = -1
+        if owner_team != taker & 1 and swept != owner_team:
+            # rules §5: the Matto stays with its team, which owes the takers one card
+            settled = settle_matto(piles[owner_team], piles[1 - owner_team])
+            piles[owner_team] ^= BIT[settled]
+            piles[1 - owner_team] |= BIT[settled]
+        lines: list[ScoreLine] = []
+        declared = [0, 0]
+        for s, shown, value in state.declarations:
+            if shown:
+                declared[s & 1] += value
+                lines.append(_declaration_line(s, value, shown))
+        ns_pile, ew_pile = piles
+        cp_line = card_points_line(
+            TRICKS - won_ew,
+            ns_pile.bit_count(),
+            PACK.points_of(ns_pile),
+            ew_pile.bit_count(),
+            PACK.points_of(ew_pile),
+        )
+        lines.append(cp_line)
+        ns_found, ew_found = analyse(ns_pile), analyse(ew_pile)
+        lines.append(
+            ScoreLine("Combinations captured by NS", ns_found.value, 0, combos_note(ns_found))
+        )
+        lines.append(
+            ScoreLine("Combinations captured by EW", 0, ew_found.value, combos_note(ew_found))
+        )
+        last = winners[-1]
+        lines.append(_LAST_TRICK_LINES[last])
+        lines.append(_matto_line(owner, taker, settled, swept))
+        lines.append(_discard_line(dealer, discard, swept == dealer_team))
+        cp = (int(cp_line.ns), int(cp_line.ew))
+        ns = cp[0] + ns_found.value + declared[0] + (LAST_TRICK_BONUS if not last & 1 else 0)
+        ew = cp[1] + ew_found.value + declared[1] + (LAST_TRICK_BONUS if last & 1 else 0)
+        extra = (
+            ("tricks", (TRICKS - won_ew, won_ew)),
+            ("discard", _codes(discard)),
+            ("declarations", tuple(_declaration_extra(*d) for d in state.declarations if d[1])),
+            ("matto_settlement", PACK.codes[settled] if settled >= 0 else None),
+            ("card_points", cp),
+            ("captured", (ns_found.value, ew_found.value)),
+            ("declared", (declared[0], declared[1])),
+        )
+        return Result(ns, ew, winner_of(ns, ew), tuple(lines), (ns_pile, ew_pile), extra)
+
+    # -- what is public ---------------------------------------------------------------------------
+    def public_events(self, state: State) -> tuple[Event, ...]:
+        """The declarations and passes, in the order they were made (rules §3)."""
+        out = []
+        for s, shown, value in state.declarations:
+            if shown:
+                text = f"{SEATS[s]} declares {describe_declaration(shown)}: {value} points"
+                out.append(Event("declare", s, shown, value, text))
+            else:
+                out.append(Event("pass", s, 0, 0, f"{SEATS[s]} passes (declares nothing)"))
+        return tuple(out)
+
+    def shown_cards(self, state: State) -> tuple[int, int, int, int]:
+        """Declared cards still in each hand."""
+        shown = [0, 0, 0, 0]
+        for s, cards, _ in state.declarations:
+            shown[s] = cards & state.hands[s]
+        return shown[0], shown[1], shown[2], shown[3]
+
+    def private_cards(self, state: State, seat: int) -> int:
+        """The dealer alone knows the discard."""
+        return state.discard if seat == state.dealer else 0
+
+    def phase_name(self, state: State) -> str:
+        """Return "discard", "declare", "play" or "over"."""
+        return PHASE_NAMES[state.phase]
+
+    def winning_play(self, trick: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
+        """Return the (seat, card) winning a (partial) trick so far, or None (rules §4: the
+        Matto never wins; among equal Moors the last one played wins)."""
+        suit_of = PACK.suit_of
+        led = led_suit(trick, suit_of)
+        if led is None:
+            return None
+        want = TRUMPS if any(suit_of[c] == TRUMPS for _, c in trick) else led
+        best: tuple[int, int] | None = None
+        best_key = -1
+        for seat, card in trick:
+            if suit_of[card] != want:
+                continue
+            key = MOOR1 if MOOR1 <= card <= MOOR_LAST else card
+            if key >= best_key:  # only Moors tie, and the later one wins
+                best, best_key = (seat, card), key
+        return best
+
+
+def _first_turn(
+    hands: tuple[int, int, int, int],
+    dealer: int,
+    p: int,
+    leader: int,
+    trick: tuple[tuple[int, int], ...],
+    discard: int,
+    decls: tuple[tuple[int, int, int], ...],
+) -> State:
+    """Return the state with p at its first turn of trick 1 (rules §3: declare or pass just
+    before the first card; a hand that scores nothing passes at once)."""
+    hand = hands[p]
+    if combination_value(hand):
+        return _new_state(
+            State,
+            (
+                hands,
+                dealer,
+                DECLARE,
+                p,
+                leader,
+                trick,
+                (),
+                (),
+                (0, 0),
+                discard,
+                DECIDE_LEGAL,
+                decls,
+            ),
+        )
+    legal = play_mask(hand, trick)
+    return _new_state(
+        State,
+        (
+            hands, dealer, PLAY, p, leader, trick, (), (), (0, 0), discard, legal,
+            (*decls, (p, 0, 0)),
+        ),
+    )  # fmt: skip
+
+
+def _split(team: int, value: int) -> tuple[int, int]:
+    return (value, 0) if team == 0 else (0, value)
+
+
+# The lines of a result are immutable values that recur from deal to deal: built once.
+
+
+@lru_cache(maxsize=4096)
+def _codes(mask: int) -> tuple[str, ...]:
+    return tuple(PACK.codes_of(mask))
+
+
+@lru_cache(maxsize=4096)
+def _declaration_line(seat: int, value: int, shown: int) -> ScoreLine:
+    return ScoreLine(
+        f"Declared by {SEATS[seat]}", *_split(seat & 1, value), describe_declaration(shown)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _declaration_extra(seat: int, shown: int, value: int) -> tuple[int, int, tuple[str, ...], str]:
+    return (seat, value, _codes(shown), describe_declaration(shown))
+
+
+def card_points_line(
+    ns_won: int, ns_count: int, ns_raw: int, ew_count: int, ew_raw: int
+) -> ScoreLine:
+    """Return the card points line (rules §1: counted in pairs, each pair scores its two
+    values minus one; every pile has an even number of cards, rules §5)."""
+    return ScoreLine(
+        "Card points (counted in pairs)",
+        (2 * ns_raw - ns_count) // 2,
+        (2 * ew_raw - ew_count) // 2,
+        f"NS took {ns_won} tricks and hold {ns_count} cards worth {ns_raw}; "
+        f"EW took {TRICKS - ns_won} tricks and hold {ew_count} cards worth {ew_raw}; "
+        "each pair of cards scores its two values minus 1",
+    )
+
+
+_LAST_TRICK_LINES = tuple(
+    ScoreLine("Last trick", *_split(s & 1, LAST_TRICK_BONUS), f"won by {SEATS[s]}")
+    for s in range(4)
+)
+
+
+@cache  # at most 4 * 4 * 62 * 3 lines
+def _matto_line(owner: int, taker: int, settled: int, swept: int) -> ScoreLine:
+    """Return the line telling where the Matto went and what was given for it (rules §5)."""
+    team, other = TEAMS[owner & 1], TEAMS[1 - (owner & 1)]
+    if swept == owner & 1:
+        note = f"{team} won no trick, so {SEATS[owner]}'s Matto goes to {other}"
+    elif settled >= 0:
+        note = (
+            f"{SEATS[owner]}'s Matto fell in a trick won by {SEATS[taker]}: "
+            f"{team} keep the Matto and give {PACK.codes[settled]} to {other}"
+        )
+    else:
+        note = f"{SEATS[owner]}'s Matto fell in a trick won by its own team: no exchange"
+    return ScoreLine("Matto settlement", 0, 0, note)
+
+
+@cache  # at most 4 * 1891 * 2 lines
+def _discard_line(dealer: int, discard: int, lost: bool) -> ScoreLine:
+    """Return the line telling whose pile the discard joined (rules §2, §5)."""
+    team = TEAMS[dealer & 1]
+    text = f"{SEATS[dealer]} discarded {cards_text(discard)}"
+    if lost:
+        note = f"{text}; {team} won no trick, so it goes to {TEAMS[1 - (dealer & 1)]}"
+    else:
+        note = f"{text}; it counts for {team}, the dealer's team"
+    return ScoreLine("The discard", 0, 0, note)
+
+
+@lru_cache(maxsize=4096)
+def cards_text(mask: int) -> str:
+    """Return the codes of a mask in canonical order (strongest first), space-separated."""
+    return " ".join(PACK.codes[c] for c in sorted(iter_bits(mask), key=CANONICAL_INDEX.__getitem__))
+
+
+@lru_cache(maxsize=4096)
+def describe_declaration(shown: int) -> str:
+    """Return the combinations a declaration showed, e.g. "3 Kings 17, ..." (the shown cards
+    score exactly what the whole hand scored)."""
+    return analyse(shown).describe()
+
+
+@lru_cache(maxsize=4096)
+def _combo_text(combo: Combo) -> str:
+    return f"{combo.describe()} ({cards_text(combo.cards)})"
+
+
+def combos_note(found: Analysis) -> str:
+    """Describe the combinations of a pile with their cards."""
+    if not found.value:
+        return "no combinations"
+    parts = [_combo_text(x) for x in found.combos]
+    if found.sets_doubled:
+        parts.append(f"{len(found.sets)} different sets: set points doubled")
+    if found.sequences_doubled:
+        parts.append(f"{len(found.sequences)} different sequences: sequence points doubled")
+    return "; ".join(parts)
+
+
+RULES = Ottocento()

@@ -1,0 +1,129 @@
+"""The Tarocchino Bolognese pack as Ottocento plays it: 62 cards.
+
+Ids (weakest first within each group, so a trick's winner is a max over ids,
+except that the four Moors are equal: the rules object resolves their ties):
+
+    id     code        English                    Italian
+    0-9    SW-A SW-6 SW-7 SW-8 SW-9 SW-10 SW-J SW-N SW-Q SW-K      (Spade)
+    10-19  BA-A ... BA-K                          (Bastoni, ordered as Swords)
+    20-29  CU-10 CU-9 CU-8 CU-7 CU-6 CU-A CU-J CU-N CU-Q CU-K      (Coppe)
+    30-39  CO-10 ... CO-K                         (Denari, ordered as Cups)
+    40     BEGATO      The Magician (Bégato)      Il Bagatto
+    41-44  MOOR1-MOOR4 The Moors                  I Mori
+    45-56  T5 ... T16  Love ... The Star          L'Amore ... La Stella
+    57     MOON        The Moon                   La Luna
+    58     SUN         The Sun                    Il Sole
+    59     WORLD       The World                  Il Mondo
+    60     ANGEL       The Angel                  L'Angelo
+    61     MATTO       The Fool (Matto)           Il Matto
+
+Court cards: K King (Re), Q Queen (Regina), N Knight (Cavallo), J Jack (Fante).
+
+Card values (rules §1): the four tarocchi (ANGEL, WORLD, BEGATO, MATTO) and the
+Kings 5, Queens 4, Knights 3, Jacks 2, every other card 1. The pack's raw value
+is 118; counted in pairs (each pair scores its two values minus 1) it is 87.
+"""
+
+from __future__ import annotations
+
+from tarocchi.cards import (
+    BATONS,
+    COINS,
+    CUPS,
+    FOOL,
+    RANK_NAMES_EN,
+    RANK_NAMES_IT,
+    SUIT_CODES,
+    SWORDS,
+    TRUMPS,
+    build_pack,
+    mask_of,
+    suit_cards,
+)
+
+# rules §1: Swords and Batons run 10 high, Cups and Coins run the ace high, pips reversed.
+LONG_PIPS = ["A", "6", "7", "8", "9", "10"]
+ROUND_PIPS = ["10", "9", "8", "7", "6", "A"]
+COURT = [("J", 2), ("N", 3), ("Q", 4), ("K", 5)]
+
+# numbered trumps, T5 to T16, with their Bolognese subjects
+NUMBERED = (
+    ("Love", "L'Amore"),
+    ("The Chariot", "Il Carro"),
+    ("Temperance", "La Temperanza"),
+    ("Justice", "La Giustizia"),
+    ("Strength", "La Forza"),
+    ("The Wheel", "La Ruota"),
+    ("The Old Man", "Il Vecchio"),
+    ("The Traitor", "Il Traditore"),
+    ("Death", "La Morte"),
+    ("The Devil", "Il Diavolo"),
+    ("The Tower", "La Saetta"),
+    ("The Star", "La Stella"),
+)
+
+
+def _rows() -> list[tuple[str, str, str, int, str, int, int]]:
+    rows = []
+    for suit in (SWORDS, BATONS, CUPS, COINS):
+        pips = LONG_PIPS if suit in (SWORDS, BATONS) else ROUND_PIPS
+        ranks = [(r, i + 1, 1) for i, r in enumerate(pips)]
+        ranks += [(r, 7 + i, p) for i, (r, p) in enumerate(COURT)]
+        rows += suit_cards(suit, ranks, (RANK_NAMES_EN, RANK_NAMES_IT))
+    rows.append(("BEGATO", "The Magician (Bégato)", "Il Bagatto", TRUMPS, "BEGATO", 0, 5))
+    for k in range(1, 5):
+        rows.append((f"MOOR{k}", f"Moor {k}", f"Moro {k}", TRUMPS, f"MOOR{k}", 1, 1))
+    for n, (en, it) in enumerate(NUMBERED, start=5):
+        rows.append((f"T{n}", f"{n} {en}", f"{n} {it}", TRUMPS, f"T{n}", n, 1))
+    rows.append(("MOON", "The Moon", "La Luna", TRUMPS, "MOON", 17, 1))
+    rows.append(("SUN", "The Sun", "Il Sole", TRUMPS, "SUN", 18, 1))
+    rows.append(("WORLD", "The World", "Il Mondo", TRUMPS, "WORLD", 19, 5))
+    rows.append(("ANGEL", "The Angel", "L'Angelo", TRUMPS, "ANGEL", 20, 5))
+    rows.append(("MATTO", "The Fool (Matto)", "Il Matto", FOOL, "MATTO", 0, 5))
+    return rows
+
+
+PACK = build_pack("Tarocchino Bolognese", _rows())
+
+BEGATO = PACK.by_code["BEGATO"]
+MOOR1 = PACK.by_code["MOOR1"]
+T5 = PACK.by_code["T5"]
+T16 = PACK.by_code["T16"]
+MOON = PACK.by_code["MOON"]
+SUN = PACK.by_code["SUN"]
+WORLD = PACK.by_code["WORLD"]
+ANGEL = PACK.by_code["ANGEL"]
+MATTO = PACK.matto
+
+MOORS_MASK = mask_of(range(MOOR1, MOOR1 + 4))
+NUMBERED_MASK = mask_of(range(T5, T16 + 1))
+
+
+def trump_id(n: int) -> int:
+    """Return the id of numbered trump Tn (5 <= n <= 16)."""
+    if not 5 <= n <= 16:
+        raise ValueError(f"the Bolognese pack has no T{n}")
+    return T5 + n - 5
+
+
+def suit_card(suit: int, rank: str) -> int:
+    """Return the id of a suit card, e.g. suit_card(CUPS, "A")."""
+    return PACK.by_code[f"{SUIT_CODES[suit]}-{rank}"]
+
+
+# rules §1: the canonical order used for tie-breaks: SW, BA, CU, CO, each
+# K Q N J 10 9 8 7 6 A, then the trumps from ANGEL down to BEGATO, then the Matto.
+CANONICAL_RANKS = ("K", "Q", "N", "J", "10", "9", "8", "7", "6", "A")
+CANONICAL: tuple[int, ...] = (
+    *(suit_card(s, r) for s in (SWORDS, BATONS, CUPS, COINS) for r in CANONICAL_RANKS),
+    ANGEL,
+    WORLD,
+    SUN,
+    MOON,
+    *range(T16, T5 - 1, -1),
+    *range(MOOR1, MOOR1 + 4),
+    BEGATO,
+    MATTO,
+)
+# CANONICAL_INDEX[card] is the card's place in the canonical order
+CANONICAL_INDEX: tuple[int, ...] = tuple(CANONICAL.index(c) for c in range(PACK.size))
