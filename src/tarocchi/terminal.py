@@ -100,7 +100,9 @@ class Narrator:
         """Print the announcements, plays and trick winners that are new in v."""
         for item in changes(self.last, v):
             if item["type"] == "event":
-                who = f"{seat_label(item['seat'])}: " if item["seat"] is not None else ""
+                seat = item["seat"]
+                named = seat is None or item["text"].startswith(SEATS[seat])
+                who = "" if named else f"{seat_label(seat)}: "
                 cards = f" [{' '.join(item['cards'])}]" if item["cards"] else ""
                 self.say(f"* {who}{item['text']}{cards}")
             elif item["type"] == "play":
@@ -213,7 +215,10 @@ def parse_choice(rules: TrickGame, v: View, text: str) -> int | str:
 def prompt_title(v: View) -> str:
     """Return what the human is asked to do in this phase."""
     if v.phase == "discard":
-        return "You are the dealer: choose a card to discard"
+        role = "the dealer" if v.dealer == HUMAN else "the cutter"
+        return f"You are {role}: choose a card to discard (face down)"
+    if v.phase == "declare":
+        return "Declare your combinations or pass"
     if v.phase == "play":
         return "Your turn to lead" if not v.trick else "Your turn to play"
     return f"Your decision ({v.phase})"

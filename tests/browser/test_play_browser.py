@@ -15,6 +15,7 @@ pytestmark = pytest.mark.browser
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run"]  # fmt: skip
 SHOTS = OUTPUT / "screenshots"
+EDGE = {"x": 9, "y": 50}  # cards in a fanned hand overlap: click the visible left strip
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +56,7 @@ def play_deal(page: Page) -> dict[str, int]:
     while (kind := my_turn(page)) != "over":
         illegal = page.query_selector(".hand-card.illegal")
         if illegal and seen["refusals"] < 2 and kind == "card":
-            illegal.click()
+            illegal.click(position=EDGE)
             page.wait_for_function("document.getElementById('prompt').textContent"
                                    ".startsWith('Not allowed')")  # fmt: skip
             seen["refusals"] += 1
@@ -66,7 +67,7 @@ def play_deal(page: Page) -> dict[str, int]:
             page.keyboard.press("1")  # digits choose the n-th legal card
             seen["keys"] += 1
         else:
-            page.click(".hand-card.legal")
+            page.click(".hand-card.legal", position=EDGE)
             seen["cards"] += 1
         page.wait_for_function("() => !document.querySelector('.prompt').textContent"
                                ".startsWith('…')")  # fmt: skip
@@ -119,7 +120,7 @@ def test_phone_sized_screen_and_last_trick(browser: Browser, server: str) -> Non
                       has_touch=True, reduced_motion="reduce")  # fmt: skip
     for _ in range(6):
         if my_turn(page) == "card":
-            page.click(".hand-card.legal")
+            page.click(".hand-card.legal", position=EDGE)
     page.wait_for_selector("#last-trick:not([disabled])")
     page.click("#last-trick")
     assert page.eval_on_selector("#last-dialog", "d => d.open")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from tarocchi.bots import make_bot
-from tarocchi.games import game
+from tarocchi.games import GAMES, game
 from tarocchi.match import advance, bot_seed
 from tarocchi.terminal import play_terminal
 
@@ -33,6 +35,17 @@ def test_a_whole_deal_through_piped_input() -> None:
     assert "The discard" in text
     assert text.count("wins trick") == 15
     assert "discarded" in text  # the dealer's announcement
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_every_game_plays_to_the_end_in_the_terminal(name: str, seed: int) -> None:
+    """Whatever seat deals (discards and declarations included), a deal ends with a summary."""
+    status, text = run(name, seed, ["1"] * 200, level="heuristic")
+    assert status == 0, text[-2000:]
+    assert "=== End of the deal ===" in text and "Result:" in text
+    tricks = {"minchiate": 21}.get(name, 15)
+    assert text.count("wins trick") == tricks
 
 
 def test_bad_input_is_explained_and_asked_again() -> None:

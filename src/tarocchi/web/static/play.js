@@ -164,9 +164,10 @@ function renderHand(view) {
 function promptText(view) {
   const n = view.legal.length;
   if (view.phase === "discard") {
-    return `You deal: choose a card to lay aside (${view.hand.length - 15} to go). ` +
+    return "Choose a card to lay aside face down. " +
       "Click a card that is not highlighted to see why it cannot be discarded.";
   }
+  if (view.phase === "declare") return "Declare your combinations, or pass: choose below.";
   if (view.phase === "play") {
     return view.trick.length ? `Your turn: ${n} playable card${n === 1 ? "" : "s"} highlighted.`
       : "Your lead: play any card.";
@@ -206,7 +207,8 @@ async function animate(events) {
     }
     for (const ch of ev.changes) {
       if (ch.type === "event") {
-        const who = ch.seat === null ? "" : `${SEATS[ch.seat]}: `;
+        const named = ch.seat === null || ch.text.startsWith(SEATS[ch.seat]);
+        const who = named ? "" : `${SEATS[ch.seat]}: `;
         const cards = ch.cards.length ? ` (${ch.cards.map(cardName).join(", ")})` : "";
         log(`${who}${ch.text}${cards}`, "log-event");
         await sleep(500);

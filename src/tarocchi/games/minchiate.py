@@ -1,0 +1,1179 @@
+"""Minchiate: the rules of the four-player partnership game on the 97-card Florentine pack.
+
+Card ids (see tarocchi.packs.minchiate):
+
+    0-13 SW-A..SW-K   14-27 BA-A..BA-K   28-41 CU-10..CU-K   42-55 CO-10..CO-K
+    56-95 T1..T40     96 MATTO
+
+Actions are card ids (0-96) for the discards and the card plays, and the
+declaration choices from 97 on (`extra_actions`): DECL-SEQ-LOW, DECL-SEQ-HIGH-1..3
+(the runs within 28-40, lowest first), DECL-MATTO, DECL-THIRTEEN, DECL-TENS,
+DECL-KINGS, and DECL-DONE to stop declaring.
+
+A deal runs: the system's pre-play sequence (dealer, cut, the cutter's robbing,
+the deal with each last card face up, the Fola, the dealer's robbing and
+compulsory taking), all done inside `deal`; the cutter's and then the dealer's
+discards, one card at a time; the declarations, counter-clockwise from the
+dealer's right; the Fola turned face up; 21 tricks. Immediate scores and the
+resti ledger are derived from the state when asked (`public_events`, `result`),
+so playing a card does no scoring work. Section numbers (§) refer to
+shared/rules/minchiate.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, NamedTuple
+
+from tarocchi.cards import BIT, SEATS, SUIT_NAMES_EN, TEAMS, bits, mask_of
+from tarocchi.games.base import (
+    Event,
+    IllegalAction,
+    Result,
+    ScoreLine,
+    TrickGame,
+    follow_reason,
+    led_suit,
+    shuffled_deal,
+    winner_of,
+)
+from tarocchi.games.minchiate_combos import (
+    KIND_CODES,
+    KIND_NAMES,
+    Combo,
+    combo_base,
+    combo_name,
+    combos,
+    describe,
+    has_versicola,
+    versicole_value,
+)
+from tarocchi.games.minchiate_ledger import Ledger, convert, describe_diff, plural_resti
+from tarocchi.packs.minchiate import MATTO, PACK, trump
+
+DISCARD, DECLARE, PLAY, OVER = range(4)
+PHASE_NAMES = ("discard", "declare", "play", "over")
+TRICKS = 21
+HAND_SIZE = 21
+FOLA_SIZE = 13
+ROB_LIMIT = 13  # rules §2.2 [I1]: the cutter robs at most 13 cards
+FIRST_PACKET, SECOND_PACKET = 10, 11
+LAST_TRICK_BONUS = 10
+CARDS_PAR = 42  # rules §5: each card taken beyond 42 is worth 1
+TEAM_NAMES = ("North-South", "East-West")
+
+N_CARDS = PACK.size
+DECLARE_ACTIONS = tuple(f"DECL-{code}" for code in KIND_CODES)
+DONE = N_CARDS + len(DECLARE_ACTIONS)  # the action id of DECL-DONE
+
+MATTO_BIT = 1 << MATTO
+TRUMP_MASK = PACK.trump_mask
+KING_MASK = PACK.king_mask
+T29 = trump(29)
+T29_BIT = 1 << T29
+COUNTING = mask_of(c for c in range(N_CARDS) if PACK.points[c])
+# rules §1: a *special* card is a counting card or T29: never discarded, never left in the Fola
+SPECIAL = COUNTING | T29_BIT
+# rules §2.2: the robbing takes counting cards and trumps above 20
+ROBBABLE = COUNTING | mask_of(trump(n) for n in range(21, 41))
+# rules §2.5: only zero-point cards other than T29 may be discarded
+DISCARDABLE = PACK.full_mask & ~SPECIAL
+# the mask of the suit a card sets when it is the first non-Matto card of a trick
+LED_MASK = tuple(0 if c == MATTO else PACK.suit_mask[PACK.suit_of[c]] for c in range(N_CARDS))
+POINTS = PACK.points
+TEN_POINTS = mask_of(c for c in range(N_CARDS) if POINTS[c] == 10)
+FIVE_POINTS = mask_of(c for c in range(N_CARDS) if POINTS[c] == 5)
+THREE_POINTS = mask_of(c for c in range(N_CARDS) if POINTS[c] == 3)
+
+
+def card_points(mask: int) -> int:
+    """Return the card points of a mask (rules §1: every counting card is worth 10, 5 or 3)."""
+    return (
+        10 * (mask & TEN_POINTS).bit_count()
+        + 5 * (mask & FIVE_POINTS).bit_count()
+        + 3 * (mask & THREE_POINTS).bit_count()
+    )
+
+
+# rules §4-§5: what a card scores when the opponents capture it (the Matto is never captured)
+CAPTURE_POINTS = tuple(0 if c == MATTO else POINTS[c] for c in range(N_CARDS))
+
+
+def is_robbable(card: int) -> bool:
+    """Return True if card may be robbed: a counting card or a trump above 20 (rules §2.2)."""
+    return bool(ROBBABLE >> card & 1)
+
+
+def discard_mask(hand: int) -> int:
+    """Return the cards the cutter or dealer may discard next (rules §2.5: zero-point cards
+    but T29; §6.2: when none is left, T29 first, then the lowest-valued special cards)."""
+    m = hand & DISCARDABLE
+    if m or not hand:
+        return m
+    if hand & T29_BIT:
+        return T29_BIT
+    low = min(POINTS[c] for c in bits(hand))
+    return mask_of(c for c in bits(hand) if POINTS[c] == low)
+
+
+def king_rule_king(hand: int, trick: tuple[tuple[int, int], ...], led_before: int) -> int:
+    """Return the King bit the King rule forces from hand, or 0 (rules §4: a plain suit is led
+    for the first time in the deal, a trump is already in the trick, and hand holds its King).
+
+    led_before is the union of the suits led in earlier tricks."""
+    if not trick:
+        return 0
+    suit = LED_MASK[trick[0][1]] or (len(trick) > 1 and LED_MASK[trick[1][1]])
+    king = hand & suit & KING_MASK
+    if not king or led_before & suit:
+        return 0
+    for _, c in trick:
+        if TRUMP_MASK >> c & 1:
+            return king
+    return 0
+
+
+def play_mask(hand: int, trick: tuple[tuple[int, int], ...], led_before: int) -> int:
+    """Return the cards of hand that may be played to trick (rules §4: follow suit, else trump,
+    else any card; the Matto always, except that the King rule forces the King alone)."""
+    if not trick:
+        return hand
+    suit = LED_MASK[trick[0][1]] or (len(trick) > 1 and LED_MASK[trick[1][1]])
+    if not suit:
+        return hand  # rules §4: after a led Matto the next card sets the suit
+    m = hand & suit
+    if m:
+        king = m & KING_MASK
+        if king and not led_before & suit:
+            for _, c in trick:
+                if TRUMP_MASK >> c & 1:
+                    return king
+        return m | hand & MATTO_BIT
+    m = hand & TRUMP_MASK
+    return m | hand & MATTO_BIT if m else hand
+
+
+def cut_of(seed: int) -> int:
+    """Return the cut (cards lifted, 1-96) of a seed: a SplitMix64 hash, the same everywhere."""
+    z = (seed * 0x9E3779B97F4A7C15 + 0x6D696E6368696174) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ z >> 30) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ z >> 27) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return 1 + (z ^ z >> 31) % (N_CARDS - 1)
+
+
+def declarable(hand: int) -> int:
+    """Return the declaration actions open to a hand as a mask: one per canonical versicola
+    it holds, plus DECL-DONE; 0 if it holds none."""
+    if not has_versicola(hand):
+        return 0
+    m = 1 << DONE
+    for c in combos(hand):
+        m |= 1 << (N_CARDS + c.kind)
+    return m
+
+
+def payback_card(pile: int) -> int:
+    """Return the card a team gives for its lost Matto (rules §5): its lowest zero-point card
+    but T29, else T29, else its lowest counting card; the Matto itself if it won no trick."""
+    rest = pile & ~MATTO_BIT
+    if not rest:
+        return MATTO
+    zero = rest & DISCARDABLE
+    if zero:
+        return (zero & -zero).bit_length() - 1
+    if rest & T29_BIT:
+        return T29
+    return min(bits(rest), key=lambda c: (POINTS[c], c))
+
+
+def code_list(mask: int) -> str:
+    """Return the codes of a mask, comma separated, in id order."""
+    return ", ".join(PACK.codes_of(mask))
+
+
+def plural(n: int, noun: str) -> str:
+    """Return "1 card", "3 cards"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+class DealInfo(NamedTuple):
+    """The facts of the pre-play sequence, fixed by the deck, the dealer and the cut."""
+
+    deck: tuple[int, ...]  # the shuffled pack, top card first
+    cut: int  # cards lifted off the top by the cutter (1-96)
+    cutter: int
+    robbed: tuple[int, ...]  # the cutter's robbed cards, from the bottom of the lifted packet up
+    exposed: tuple[int, int, int, int]  # each seat's last dealt card, dealt face up
+    dealt: tuple[int, int, int, int]  # the 21 cards dealt to each seat
+    fola: tuple[int, ...]  # the undealt cards, top first, before the dealer takes any
+    fola_robbed: tuple[int, ...]  # the dealer's robbed Fola cards, in order
+    fola_stop: int  # the Fola card turned up that stopped the dealer's robbing, or -1
+    fola_taken: int  # mask of the counting cards and T29 the dealer then had to take
+    fola_rest: int  # mask of what stayed in the Fola (seen by the dealer alone)
+    faceup: tuple[int, int, int, int]  # per seat, every card it received face up
+
+
+class Fields(NamedTuple):
+    """The fields of a Minchiate position: ints, masks and tuples of them."""
+
+    hands: tuple[int, int, int, int]
+    dealer: int
+    phase: int
+    to_move: int | None
+    leader: int
+    trick: tuple[tuple[int, int], ...]  # (seat, card) of the current trick, in play order
+    tricks: tuple[tuple[tuple[int, int], ...], ...]  # the finished tricks, as `trick`
+    winners: tuple[int, ...]  # the seat that won each finished trick
+    piles: tuple[int, int]  # cards each team took; the Matto always goes to its owner's team
+    legal: int  # the legal actions of to_move as a mask (bit a = action a)
+    led: int  # union of the suits led in finished tricks (for the King rule)
+    discards: tuple[int, int]  # the cutter's and the dealer's discards (face down until §2.6)
+    declared: tuple[tuple[int, int, int, int], ...]  # (seat, kind, cards, value), in order
+    info: DealInfo
+
+
+class State(Fields):
+    """A Minchiate position (immutable)."""
+
+    __slots__ = ()
+    GAME: ClassVar[str] = "minchiate"
+
+
+_new_state = tuple.__new__  # builds a State without the Python-level __new__ (hot path)
+
+
+def _turn(
+    state: State,
+    phase: int,
+    to_move: int,
+    legal: int,
+    declared: tuple[tuple[int, int, int, int], ...],
+) -> State:
+    """Return state with another phase, player to move, legal mask and declarations."""
+    hands, dealer, _, _, leader, trick, tricks, winners, piles, _, led, discards, _, info = state
+    return _new_state(
+        State,
+        (hands, dealer, phase, to_move, leader, trick, tricks, winners, piles, legal, led, discards,
+         declared, info),
+    )  # fmt: skip
+
+
+# legal_actions: the action ids of each byte value at each byte position of a mask
+_BYTE_IDS = tuple(
+    tuple(tuple(8 * i + j for j in range(8) if b >> j & 1) for b in range(256)) for i in range(14)
+)
+
+# the stages of a deal, ordering its public events and immediate scores (rules §2-§5)
+CUT, DEAL, FOLA, DISCARDS, DECLARATIONS, REVEAL, TRICK, END = range(8)
+
+
+class Score(NamedTuple):
+    """One immediate score (rules §5): when, for whom, how much, for which cards."""
+
+    key: tuple[int, int]  # (stage, index within the stage)
+    team: int
+    seat: int | None
+    points: int
+    cards: int
+    what: str
+
+
+_new_score = tuple.__new__
+
+
+def ledger_text(score: Score, before: Ledger, after: Ledger) -> str:
+    """Return the public text of a score and where it leaves the resti ledger."""
+    team = TEAM_NAMES[score.team]
+    made = after.ns + after.ew - before.ns - before.ew
+    text = f"{team} score {score.points} for {score.what}. "
+    if made:
+        text += f"{team} make {plural_resti(made)}. "
+    return text + (
+        f"Running difference: {describe_diff(after.diff)}; resti so far: North-South "
+        f"{after.ns}, East-West {after.ew}."
+    )
+
+
+class Minchiate(TrickGame):
+    """The stateless rules object of Minchiate."""
+
+    name = "minchiate"
+    title = "Minchiate"
+    pack = PACK
+    extra_actions = (*DECLARE_ACTIONS, "DECL-DONE")
+
+    # -- deal -------------------------------------------------------------------------
+    def deal(self, seed: int) -> State:
+        """Deal a seeded random deal and run the whole pre-play sequence (rules §2): random
+        dealer and deck order, and the cut from a hash of the seed."""
+        dealer, deck = shuffled_deal(seed, N_CARDS)
+        return self._deal(deck, dealer, cut_of(seed))
+
+    def deal_from(self, deck: Sequence[int], dealer: int, cut: int) -> State:
+        """Run the pre-play sequence from an explicit deck (top first), dealer and cut (the
+        number of cards the cutter lifts, 1-96); return the first decision."""
+        if sorted(deck) != list(range(N_CARDS)):
+            raise ValueError("the deck must hold each of the 97 cards once")
+        if not 1 <= cut < N_CARDS or not 0 <= dealer < 4:
+            raise ValueError("the cut must lift 1 to 96 cards; the dealer is a seat 0-3")
+        return self._deal(list(deck), dealer, cut)
+
+    def _deal(self, deck: list[int], dealer: int, cut: int) -> State:
+        """Run the pre-play sequence (rules §2) from a checked deck, dealer and cut."""
+        cutter = (dealer + 3) & 3  # rules §2.1: the dealer's left, prev(dealer)
+        # rules §2.2 [I1]: the cutter robs an unbroken run from the bottom of the lifted packet
+        low = cut
+        stop = max(0, cut - ROB_LIMIT)
+        while low > stop and ROBBABLE >> deck[low - 1] & 1:
+            low -= 1
+        robbed = tuple(reversed(deck[low:cut]))
+        rest = deck[cut:] + deck[:low]
+        # rules §2.3: 10 each then 11 each, from next(dealer) round to the dealer
+        dealt = [0, 0, 0, 0]
+        exposed = [0, 0, 0, 0]
+        bit = BIT
+        for k in range(4):
+            seat = (dealer + 1 + k) & 3
+            start = 40 + 11 * k
+            dealt[seat] = sum(
+                map(bit.__getitem__, rest[10 * k : 10 * k + 10] + rest[start : start + 11])
+            )
+            exposed[seat] = rest[start + 10]
+        fola = rest[84:]
+        # rules §2.4 [I2]: the dealer robs from the top of the Fola while he can, then must
+        # take every counting card and T29 left in it
+        i = 0
+        while i < len(fola) and ROBBABLE >> fola[i] & 1:
+            i += 1
+        fola_robbed = mask_of(fola[:i])
+        left = mask_of(fola[i:])
+        taken = left & SPECIAL
+        robbed_mask = mask_of(robbed)
+        faceup = [bit[exposed[0]], bit[exposed[1]], bit[exposed[2]], bit[exposed[3]]]
+        faceup[cutter] |= robbed_mask
+        faceup[dealer] |= fola_robbed | taken
+        hands = list(dealt)
+        hands[cutter] |= robbed_mask
+        hands[dealer] |= fola_robbed | taken
+        info = DealInfo(
+            tuple(deck),
+            cut,
+            cutter,
+            robbed,
+            (exposed[0], exposed[1], exposed[2], exposed[3]),
+            (dealt[0], dealt[1], dealt[2], dealt[3]),
+            tuple(fola),
+            tuple(fola[:i]),
+            fola[i] if i < len(fola) else -1,
+            taken,
+            left & ~taken,
+            (faceup[0], faceup[1], faceup[2], faceup[3]),
+        )
+        # rules §2.5: the cutter discards first, then the dealer, back to 21 each
+        if robbed_mask:
+            to_move, legal = cutter, discard_mask(hands[cutter])
+        elif fola_robbed | taken:
+            to_move, legal = dealer, discard_mask(hands[dealer])
+        else:
+            to_move, legal = None, 0
+        state = _new_state(
+            State,
+            (
+                (hands[0], hands[1], hands[2], hands[3]),
+                dealer,
+                DISCARD,
+                to_move,
+                (dealer + 1) & 3,
+                (),
+                (),
+                (),
+                (0, 0),
+                legal,
+                0,
+                (0, 0),
+                (),
+                info,
+            ),
+        )
+        return state if to_move is not None else self._next_declarer(state, (dealer + 1) & 3)
+
+    def _next_declarer(self, state: State, seat: int) -> State:
+        """Return state with the first player from seat on (the dealer declares last) who holds
+        an undeclared versicola to move; else the play (rules §3: players without a
+        combination are skipped)."""
+        dealer = state.dealer
+        while True:
+            legal = declarable(state.hands[seat])
+            if legal:
+                return _turn(state, DECLARE, seat, legal, state.declared)
+            if seat == dealer:
+                return self._start_play(state)
+            seat = (seat + 1) & 3
+
+    @staticmethod
+    def declared_kinds(state: State, seat: int) -> int:
+        """Return the mask of the versicola kinds seat has declared."""
+        done = 0
+        for s, kind, _, _ in state.declared:
+            if s == seat:
+                done |= 1 << kind
+        return done
+
+    # -- legality -------------------------------------------------------------------------
+    def legal_mask(self, state: State) -> int:
+        """Return the legal actions as a mask (bit a = action a)."""
+        return state.legal
+
+    def legal_actions(self, state: State) -> list[int]:
+        """Return the legal action ids, ascending."""
+        m = state.legal
+        out: list[int] = []
+        if m.bit_count() <= 3:
+            while m:
+                low = m & -m
+                out.append(low.bit_length() - 1)
+                m ^= low
+            return out
+        # skip the empty low bytes: a follow-suit mask spans two or three bytes
+        base = ((m & -m).bit_length() - 1) >> 3
+        m >>= base << 3
+        table = _BYTE_IDS
+        for i, b in enumerate(m.to_bytes((m.bit_length() + 7) >> 3, "little"), base):
+            if b:
+                out += table[i][b]
+        return out
+
+    def king_rule(self, state: State) -> int:
+        """Return the King the King rule forces the player to move to play, or 0 (rules §4)."""
+        if state.phase != PLAY or state.to_move is None:
+            return 0
+        return king_rule_king(state.hands[state.to_move], state.trick, state.led)
+
+    def illegal_reason(self, state: State, action: int) -> str:
+        """Explain why action is illegal in state."""
+        p = state.to_move
+        if p is None:
+            return "the deal is over"
+        if not 0 <= action <= DONE:
+            return f"{action} is not an action in Minchiate"
+        hand = state.hands[p]
+        is_card = action < N_CARDS
+        code = self.action_code(action)
+        if state.phase == DISCARD:
+            if not is_card:
+                return f"the declarations come after the discards: {SEATS[p]} must discard a card"
+            if not hand >> action & 1:
+                return f"{code} is not in your hand"
+            if action == T29:
+                return "trump 29 may never be discarded (rules §2.5)"
+            if POINTS[action]:
+                return (
+                    f"only zero-point cards may be discarded: {code} is worth "
+                    f"{POINTS[action]} points (rules §2.5)"
+                )
+            return f"{code} cannot be discarded now"  # rules §6.2: T29 goes before it
+        if state.phase == DECLARE:
+            if is_card:
+                return "it is time to declare versicole (or DECL-DONE to stop), not to play a card"
+            kind = action - N_CARDS
+            if self.declared_kinds(state, p) >> kind & 1:
+                return f"you have already declared {KIND_NAMES[kind]}"
+            return f"you do not hold {KIND_NAMES[kind]}"
+        if not is_card:
+            return "the declarations are over: play a card"
+        if not hand >> action & 1:
+            return f"{code} is not in your hand"
+        king = king_rule_king(hand, state.trick, state.led)
+        if king:
+            suit = SUIT_NAMES_EN[PACK.suit_of[king.bit_length() - 1]]
+            return (
+                f"the King rule forces the King of {suit}: it is the first {suit} trick "
+                "and a trump has been played"
+            )
+        return follow_reason(hand, led_suit(state.trick, PACK.suit_of), action, PACK)
+
+    # -- transitions ------------------------------------------------------------------------
+    def apply(self, state: State, action: int) -> State:
+        """Return the state after the player to move takes action (IllegalAction if not)."""
+        (
+            hands,
+            dealer,
+            phase,
+            p,
+            leader,
+            trick,
+            tricks,
+            winners,
+            piles,
+            legal,
+            led,
+            discards,
+            declared,
+            info,
+        ) = state
+        if p is None or action < 0 or not legal >> action & 1:
+            raise IllegalAction(self.illegal_reason(state, action))
+        if phase != PLAY:
+            if phase == DISCARD:
+                return self._after_discard(state, action)
+            return self._after_declaration(state, action)
+        bit = 1 << action
+        if p == 0:
+            hands = (hands[0] ^ bit, hands[1], hands[2], hands[3])
+        elif p == 1:
+            hands = (hands[0], hands[1] ^ bit, hands[2], hands[3])
+        elif p == 2:
+            hands = (hands[0], hands[1], hands[2] ^ bit, hands[3])
+        else:
+            hands = (hands[0], hands[1], hands[2], hands[3] ^ bit)
+        if len(trick) < 3:
+            # play_mask, inlined (the hot path of playouts)
+            trick += ((p, action),)
+            suit = LED_MASK[trick[0][1]]
+            if not suit and len(trick) > 1:
+                suit = LED_MASK[trick[1][1]]  # rules §4: after a led Matto
+            p = (p + 1) & 3
+            hand = hands[p]
+            if not suit:
+                legal = hand
+            else:
+                legal = hand & suit
+                if legal:
+                    king = legal & KING_MASK
+                    if king and not led & suit:
+                        for _, c in trick:
+                            if TRUMP_MASK >> c & 1:
+                                legal = king
+                                break
+                        else:
+                            legal |= hand & MATTO_BIT
+                    else:
+                        legal |= hand & MATTO_BIT
+                else:
+                    legal = hand & TRUMP_MASK
+                    legal = legal | hand & MATTO_BIT if legal else hand
+            return _new_state(
+                State,
+                (
+                    hands,
+                    dealer,
+                    PLAY,
+                    p,
+                    leader,
+                    trick,
+                    tricks,
+                    winners,
+                    piles,
+                    legal,
+                    led,
+                    discards,
+                    declared,
+                    info,
+                ),
+            )
+        # the trick is complete (rules §4): highest trump, else highest of the led suit
+        c0, c1, c2 = trick[0][1], trick[1][1], trick[2][1]
+        trick += ((p, action),)
+        cards = (1 << c0) | (1 << c1) | (1 << c2) | bit
+        real = cards & ~MATTO_BIT
+        suit = LED_MASK[c0] or LED_MASK[c1]
+        best = real & TRUMP_MASK or real & suit
+        played = (c0, c1, c2, action)
+        winner = (p + 1 + played.index(best.bit_length() - 1)) & 3
+        ns, ew = piles
+        if winner & 1:
+            ew |= real
+        else:
+            ns |= real
+        if real != cards:
+            # rules §4: the Matto goes to its owner's team pile whoever wins the trick
+            if (p + 1 + played.index(MATTO)) & 1:
+                ew |= MATTO_BIT
+            else:
+                ns |= MATTO_BIT
+        winners += (winner,)
+        tricks += (trick,)
+        if len(winners) == TRICKS:
+            return _new_state(
+                State,
+                (
+                    hands,
+                    dealer,
+                    OVER,
+                    None,
+                    winner,
+                    (),
+                    tricks,
+                    winners,
+                    (ns, ew),
+                    0,
+                    led | suit,
+                    discards,
+                    declared,
+                    info,
+                ),
+            )
+        return _new_state(
+            State,
+            (
+                hands,
+                dealer,
+                PLAY,
+                winner,
+                winner,
+                (),
+                tricks,
+                winners,
+                (ns, ew),
+                hands[winner],
+                led | suit,
+                discards,
+                declared,
+                info,
+            ),
+        )
+
+    def _after_discard(self, state: State, card: int) -> State:
+        """Return the state after the cutter or the dealer discards card (rules §2.5)."""
+        hands, dealer, _, p, leader, _, _, _, _, legal, _, discards, declared, info = state
+        assert p is not None
+        bit = 1 << card
+        h = list(hands)
+        h[p] ^= bit
+        hands = (h[0], h[1], h[2], h[3])
+        cutter_d, dealer_d = discards
+        if p == dealer:
+            dealer_d |= bit
+        else:
+            cutter_d |= bit
+        if h[p].bit_count() > HAND_SIZE:
+            # the next discard: the same choice less this card, unless it was the last one
+            legal = legal & ~bit if legal & DISCARDABLE & ~bit else discard_mask(h[p])
+        elif p != dealer and h[dealer].bit_count() > HAND_SIZE:
+            p, legal = dealer, discard_mask(h[dealer])
+        else:
+            p, legal = None, 0
+        state = _new_state(
+            State,
+            (
+                hands,
+                dealer,
+                DISCARD,
+                p,
+                leader,
+                (),
+                (),
+                (),
+                (0, 0),
+                legal,
+                0,
+                (cutter_d, dealer_d),
+                declared,
+                info,
+            ),
+        )
+        return state if p is not None else self._next_declarer(state, (dealer + 1) & 3)
+
+    def _after_declaration(self, state: State, action: int) -> State:
+        """Return the state after a declaration choice (rules §3): a versicola is shown and
+        scored, or DECL-DONE passes to the next player."""
+        p = state.to_move
+        assert p is not None
+        if action != DONE:
+            kind = action - N_CARDS
+            combo = next(c for c in combos(state.hands[p]) if c.kind == kind)
+            declared = (*state.declared, (p, kind, combo.cards, combo.value))
+            legal = state.legal & ~(1 << action)
+            if legal != 1 << DONE:
+                return _turn(state, DECLARE, p, legal, declared)
+            state = _turn(state, DECLARE, p, 0, declared)
+        if p == state.dealer:
+            return self._start_play(state)
+        return self._next_declarer(state, (p + 1) & 3)
+
+    def _start_play(self, state: State) -> State:
+        """Return state at the first lead (rules §2.6: the Fola is now shown; §4: next(dealer)
+        leads the first trick)."""
+        leader = (state.dealer + 1) & 3
+        return _turn(state, PLAY, leader, state.hands[leader], state.declared)
+
+    # -- scoring ---------------------------------------------------------------------------
+    def scores(self, state: State) -> list[Score]:
+        """Return the immediate scores so far, in order (rules §5): the cutter's robbing, the
+        exposed cards, the dealer's Fola cards, the declarations, then each trick's counting
+        cards played by the winners' opponents. The Matto payback is added by `result`."""
+        info, dealer = state.info, state.dealer
+        codes = PACK.codes
+        out: list[Score] = []
+        cutter = info.cutter
+        # rules §2.2-§2.4: counting cards robbed, dealt face up or taken score at once
+        robbed = [c for c in info.robbed if POINTS[c]]
+        if robbed:
+            what = f"{SEATS[cutter]}'s robbing ({', '.join([codes[c] for c in robbed])})"
+            pts = sum([POINTS[c] for c in robbed])
+            out.append(
+                _new_score(Score, ((CUT, 0), cutter & 1, cutter, pts, mask_of(robbed), what))
+            )
+        for k in range(4):
+            seat = (dealer + 1 + k) & 3
+            card = info.exposed[seat]
+            if POINTS[card]:
+                what = f"{codes[card]} dealt face up to {SEATS[seat]}"
+                out.append(
+                    _new_score(Score, ((DEAL, k), seat & 1, seat, POINTS[card], 1 << card, what))
+                )
+        name = SEATS[dealer]
+        for key, gained, how in (
+            ((FOLA, 0), [c for c in info.fola_robbed if POINTS[c]], "robbing"),
+            ((FOLA, 1), [c for c in bits(info.fola_taken) if POINTS[c]], "taking"),
+        ):
+            if gained:
+                what = f"{name}'s {how} from the Fola ({', '.join([codes[c] for c in gained])})"
+                pts = sum([POINTS[c] for c in gained])
+                out.append(_new_score(Score, (key, dealer & 1, dealer, pts, mask_of(gained), what)))
+        for i, (seat, kind, cards, value) in enumerate(state.declared):
+            what = f"{SEATS[seat]}'s declaration of {combo_name(kind, cards)}"
+            out.append(Score((DECLARATIONS, i), seat & 1, seat, value, cards, what))
+        winners = state.winners
+        for i, trick in enumerate(state.tricks):
+            w = winners[i]
+            # rules §5: the winners score the counting cards their opponents played, the two
+            # plays beside the winning one (the Matto, never taken, counts nothing here)
+            o = (w - trick[0][0] + 1) & 1  # the opponents played at positions o and o + 2
+            a, b = trick[o][1], trick[o + 2][1]
+            pa, pb = CAPTURE_POINTS[a], CAPTURE_POINTS[b]
+            if pa or pb:
+                if pa and pb:
+                    names, won = f"{codes[a]} and {codes[b]}", 1 << a | 1 << b
+                else:
+                    c = a if pa else b
+                    names, won = codes[c], 1 << c
+                what = f"{names} captured by {SEATS[w]} in trick {i + 1}"
+                out.append(_new_score(Score, ((TRICK, i), w & 1, w, pa + pb, won, what)))
+        return out
+
+    def matto_payback(self, state: State) -> tuple[int, int, int] | None:
+        """Return (owing team, trick index, card given) if the Matto lost its trick to the
+        opponents (rules §4-§5: its team gives them one pile card at the end), else None."""
+        team = 0 if state.piles[0] & MATTO_BIT else 1
+        pile = state.piles[team]
+        # a lost Matto came back alone to its team's pile of whole tricks: 4t + 1 cards
+        if not pile & MATTO_BIT or pile.bit_count() & 3 != 1:
+            return None
+        for i, trick in enumerate(state.tricks):
+            for _, card in trick:
+                if card == MATTO:
+                    return team, i, payback_card(pile)
+        return None
+
+    def result(self, state: State) -> Result:
+        """Score a finished deal (rules §5): the resti of each side, the ledger and the end
+        breakdown; net resti decide, 0 is a draw."""
+        if state.phase != OVER:
+            raise ValueError("the deal is not over")
+        scores = self.scores(state)
+        piles = [state.piles[0], state.piles[1]]
+        lines: list[ScoreLine] = []
+        payback = self.matto_payback(state)
+        if payback is not None:
+            team, trick_no, card = payback
+            piles[team] ^= 1 << card
+            piles[1 - team] |= 1 << card
+            text = self._payback_text(team, trick_no, card)
+            lines.append(ScoreLine("Matto payback", 0, 0, text))
+            if card != MATTO and POINTS[card]:
+                scores.append(self._payback_score(team, card))
+        # the running ledger (rules §5)
+        diff = ns_resti = ew_resti = 0
+        entries: list[dict[str, Any]] = []
+        for sc in scores:
+            diff, ns_resti, ew_resti = convert(diff, ns_resti, ew_resti, sc.team, sc.points)
+            entries.append(
+                {
+                    "what": sc.what,
+                    "team": TEAMS[sc.team],
+                    "points": sc.points,
+                    "difference": diff,
+                    "ns_resti": ns_resti,
+                    "ew_resti": ew_resti,
+                }
+            )
+        ledger = Ledger(diff, ns_resti, ew_resti)
+        # the end of the deal (rules §5): card points, captured versicole, cards over 42, last
+        # trick
+        ns_pile, ew_pile = piles
+        ew_tricks = len([w for w in state.winners if w & 1])  # (piles move with the Matto)
+        card_ns, card_ew = card_points(ns_pile), card_points(ew_pile)
+        lines.append(
+            ScoreLine(
+                "Card points in the piles",
+                card_ns,
+                card_ew,
+                f"North-South won {TRICKS - ew_tricks} tricks, East-West {ew_tricks}",
+            )
+        )
+        found = (combos(ns_pile), combos(ew_pile))
+        vers = [0, 0]
+        for team in (0, 1):
+            if found[team]:
+                v = vers[team] = sum([c.value for c in found[team]])
+                lines.append(
+                    ScoreLine(
+                        f"Captured versicole ({TEAM_NAMES[team]})",
+                        v * (1 - team),
+                        v * team,
+                        "; ".join([describe(c) for c in found[team]]),
+                    )
+                )
+        n_ns, n_ew = ns_pile.bit_count(), ew_pile.bit_count()
+        over_ns, over_ew = max(0, n_ns - CARDS_PAR), max(0, n_ew - CARDS_PAR)
+        lines.append(
+            ScoreLine(
+                "Cards over 42",
+                over_ns,
+                over_ew,
+                f"North-South hold {n_ns} cards, East-West {n_ew}",
+            )
+        )
+        last = state.winners[-1]
+        last_ns = 0 if last & 1 else LAST_TRICK_BONUS
+        last_ew = LAST_TRICK_BONUS - last_ns
+        lines.append(ScoreLine("Last trick", last_ns, last_ew, f"won by {SEATS[last]}"))
+        end_ns = card_ns + vers[0] + over_ns + last_ns
+        end_ew = card_ew + vers[1] + over_ew + last_ew
+        lines.append(ScoreLine("End-of-deal total", end_ns, end_ew))
+        # rules §5: the end totals join the running difference in one step, then round up
+        final = ledger.finish(end_ns, end_ew)
+        diff = ledger.diff + end_ns - end_ew
+        made_ns, made_ew = final.ns - ledger.ns, final.ew - ledger.ew
+        entries.append(
+            {
+                "what": f"the end-of-deal totals ({end_ns} to {end_ew}), rounded up in units of 60",
+                "team": TEAMS[0] if diff > 0 else TEAMS[1] if diff < 0 else None,
+                "points": abs(end_ns - end_ew),
+                "difference": 0,
+                "ns_resti": final.ns,
+                "ew_resti": final.ew,
+            }
+        )
+        net = final.net
+        if net:
+            verdict = f"{TEAM_NAMES[net < 0]} win by {plural_resti(abs(net))}."
+        else:
+            verdict = "A draw: equal resti."
+        lines += [
+            ScoreLine(
+                "Final difference",
+                max(diff, 0),
+                max(-diff, 0),
+                f"the running difference ({describe_diff(ledger.diff)}) plus the end totals: "
+                f"{describe_diff(diff)}; a lead of 1-60 makes 1 resto, 61-120 makes 2, ...",
+            ),
+            ScoreLine(
+                "Resti",
+                final.ns,
+                final.ew,
+                f"made during play: North-South {ledger.ns}, East-West {ledger.ew}; from the "
+                f"final difference: North-South {made_ns}, East-West {made_ew}. {verdict}",
+            ),
+        ]
+        extra = (
+            ("ns_resti", final.ns),
+            ("ew_resti", final.ew),
+            ("ns_points", end_ns),
+            ("ew_points", end_ew),
+            ("net_resti", net),
+            ("ledger", entries),
+        )
+        return Result(
+            final.ns,
+            final.ew,
+            winner_of(final.ns, final.ew),
+            tuple(lines),
+            (ns_pile, ew_pile),
+            extra,
+        )
+
+    @staticmethod
+    def _payback_text(team: int, trick_no: int, card: int) -> str:
+        """Return the public text of the Matto payback (rules §5)."""
+        owner = TEAM_NAMES[team]
+        given = f"the Matto itself, as {owner} won no trick" if card == MATTO else PACK.codes[card]
+        return (
+            f"The Matto lost trick {trick_no + 1} to {TEAM_NAMES[1 - team]}, so {owner} give "
+            f"them {given} from their pile."
+        )
+
+    @staticmethod
+    def _payback_score(team: int, card: int) -> Score:
+        """Return the score of a counting card given for the Matto (rules §5)."""
+        what = f"{PACK.codes[card]}, given for the Matto"
+        return Score((END, 0), 1 - team, None, POINTS[card], 1 << card, what)
+
+    def fola_mask(self, state: State) -> int:
+        """Return the Fola's cards (13 once the discards are made, rules §2.5)."""
+        return state.info.fola_rest | state.discards[0] | state.discards[1]
+
+    # -- what is public ------------------------------------------------------------------------
+    def public_events(self, state: State) -> tuple[Event, ...]:
+        """Return the pre-play sequence, the discards, declarations, the Fola once shown and
+        every immediate score with the running resti ledger (rules §2, §3, §5), in order."""
+        items: list[tuple[tuple[int, int, int], Event | Score]] = [
+            ((*key, 0), event) for key, event in self._notes(state)
+        ]
+        scores = self.scores(state)
+        if state.phase == OVER:
+            payback = self.matto_payback(state)
+            if payback is not None:
+                team, trick_no, card = payback
+                text = self._payback_text(team, trick_no, card)
+                pts = POINTS[card] if card != MATTO else 0
+                items.append(((END, 0, 0), Event("payback", None, 1 << card, pts, text)))
+                if pts:
+                    scores.append(self._payback_score(team, card))
+        items += [((*sc.key, 1), sc) for sc in scores]
+        items.sort(key=lambda item: item[0])  # stable: notes of one stage keep their order
+        ledger = Ledger()
+        out: list[Event] = []
+        for _, item in items:
+            if isinstance(item, Event):
+                out.append(item)
+            else:
+                after = ledger.score(item.team, item.points)
+                text = ledger_text(item, ledger, after)
+                out.append(Event("score", item.seat, item.cards, item.points, text))
+                ledger = after
+        return tuple(out)
+
+    def _notes(self, state: State) -> list[tuple[tuple[int, int], Event]]:
+        """Return the public events other than scores, each with its (stage, index) key."""
+        info, dealer = state.info, state.dealer
+        cutter = info.cutter
+        names = SEATS
+        out: list[tuple[tuple[int, int], Event]] = []
+
+        def note(
+            key: tuple[int, int],
+            kind: str,
+            seat: int | None,
+            cards: int,
+            text: str,
+            value: int = -1,
+        ) -> None:
+            value = cards.bit_count() if value < 0 else value
+            out.append((key, Event(kind, seat, cards, value, text)))
+
+        note(
+            (CUT, 0),
+            "dealer",
+            dealer,
+            0,
+            f"{names[dealer]} deals; {names[cutter]}, on the dealer's left, cuts the pack.",
+        )
+        note(
+            (CUT, 0),
+            "cut",
+            cutter,
+            0,
+            f"{names[cutter]} lifts {plural(info.cut, 'card')} off the top of the pack.",
+            info.cut,
+        )
+        n = len(info.robbed)
+        if n:
+            note(
+                (CUT, 0),
+                "rob",
+                cutter,
+                mask_of(info.robbed),
+                f"{names[cutter]} robs {plural(n, 'card')} from the bottom of the lifted packet "
+                f"(counting cards and trumps above 20, taken until one fails): "
+                f"{', '.join(PACK.codes[c] for c in info.robbed)}. {names[cutter]} will "
+                f"discard as many zero-point cards to return to 21.",
+            )
+        else:
+            note(
+                (CUT, 0),
+                "rob",
+                cutter,
+                0,
+                f"{names[cutter]} robs nothing: the bottom card of the lifted packet is neither "
+                "a counting card nor a trump above 20.",
+            )
+        note(
+            (DEAL, 0),
+            "deal",
+            dealer,
+            0,
+            f"{names[dealer]} deals 10 cards to each player, then 11, from "
+            f"{names[(dealer + 1) & 3]} round to {names[dealer]}; each player's last card is "
+            "dealt face up.",
+        )
+        for k in range(4):
+            seat = (dealer + 1 + k) & 3
+            card = info.exposed[seat]
+            pts = POINTS[card]
+            worth = f"worth {pts}" if pts else "worth nothing"
+            note(
+                (DEAL, k),
+                "expose",
+                seat,
+                1 << card,
+                f"{names[seat]}'s last card is dealt face up: {PACK.codes[card]} "
+                f"({PACK.cards[card].name_en}, {worth}).",
+            )
+        n = len(info.fola)
+        note(
+            (DEAL, 4),
+            "fola",
+            None,
+            0,
+            f"The {n} undealt cards form the Fola, face down."
+            if n > 1
+            else "The one undealt card forms the Fola, face down."
+            if n
+            else "No card is left undealt: the Fola starts empty.",
+            n,
+        )
+        self._dealer_notes(note, info, dealer)
+        self._discard_notes(note, state)
+        for i, (seat, kind, cards, value) in enumerate(state.declared):
+            base = combo_base(cards)
+            text = describe(Combo(kind, cards, base, value - base))
+            note((DECLARATIONS, i), "declare", seat, cards, f"{names[seat]} declares {text}.")
+        if state.phase >= PLAY:
+            fola = self.fola_mask(state)
+            note(
+                (REVEAL, 0),
+                "fola",
+                None,
+                fola,
+                f"The Fola is turned face up: {code_list(fola)}. It belongs to nobody and "
+                "never scores.",
+            )
+            for who, mask in ((cutter, state.discards[0]), (dealer, state.discards[1])):
+                if mask:
+                    note(
+                        (REVEAL, 0),
+                        "discard",
+                        who,
+                        mask,
+                        f"{names[who]}'s discards, now shown with the Fola: {code_list(mask)}.",
+                    )
+        return out
+
+    @staticmethod
+    def _dealer_notes(note: Any, info: DealInfo, dealer: int) -> None:
+        """Note the dealer's robbing and compulsory taking from the Fola (rules §2.4)."""
+        name = SEATS[dealer]
+        if info.fola_robbed:
+            note(
+                (FOLA, 0),
+                "rob",
+                dealer,
+                mask_of(info.fola_robbed),
+                f"{name} turns up the Fola's top card, card by card, and robs "
+                f"{', '.join(PACK.codes[c] for c in info.fola_robbed)} (counting cards and "
+                "trumps above 20).",
+            )
+        if info.fola_stop >= 0:
+            note(
+                (FOLA, 0),
+                "fola",
+                dealer,
+                1 << info.fola_stop,
+                f"{name} turns up {PACK.codes[info.fola_stop]} from the Fola: neither a "
+                "counting card nor a trump above 20, so the robbing stops.",
+            )
+            if info.fola_taken:
+                text = (
+                    f"{name} must take every counting card and trump 29 left in the Fola: "
+                    f"{code_list(info.fola_taken)}."
+                )
+            else:
+                text = f"{name} looks through the Fola: no counting card or trump 29 is left."
+            note((FOLA, 1), "take", dealer, info.fola_taken, text)
+        n = len(info.fola_robbed) + info.fola_taken.bit_count()
+        if n:
+            note(
+                (FOLA, 2),
+                "take",
+                dealer,
+                0,
+                f"{name} will discard {plural(n, 'zero-point card')} to return to 21.",
+                n,
+            )
+
+    @staticmethod
+    def _discard_notes(note: Any, state: State) -> None:
+        """Note how many cards each discarder put face down into the Fola (rules §2.5)."""
+        for who, mask in (
+            (state.info.cutter, state.discards[0]),
+            (state.dealer, state.discards[1]),
+        ):
+            if mask and (state.phase > DISCARD or state.to_move != who):
+                # rules §6.2: a special card discarded for want of zero-point cards is shown
+                forced = mask & SPECIAL
+                n = plural(mask.bit_count(), "card")
+                text = f"{SEATS[who]} discards {n} face down into the Fola."
+                if forced:
+                    text += (
+                        f" Lacking zero-point cards, {SEATS[who]} had to discard "
+                        f"{code_list(forced)}, which are dead."
+                    )
+                note((DISCARDS, 0), "discard", who, forced, text)
+
+    def shown_cards(self, state: State) -> tuple[int, int, int, int]:
+        """Return, per seat, the cards everyone knows it holds: the cards it received face up
+        and its declared versicole, while still in its hand. Until the Fola is shown the
+        cutter's and dealer's zero-point face-up cards are left out: they may be discarded."""
+        info = state.info
+        known = list(info.faceup)
+        for seat, _, cards, _ in state.declared:
+            known[seat] |= cards
+        if state.phase < PLAY:
+            known[info.cutter] &= SPECIAL
+            known[state.dealer] &= SPECIAL
+        h = state.hands
+        return (known[0] & h[0], known[1] & h[1], known[2] & h[2], known[3] & h[3])
+
+    def private_cards(self, state: State, seat: int) -> int:
+        """Until the Fola is shown, each discarder alone knows its discards, and the dealer
+        also the Fola cards it looked through (rules §2.4-§2.6)."""
+        if state.phase >= PLAY:
+            return 0
+        if seat == state.info.cutter:
+            return state.discards[0]
+        if seat == state.dealer:
+            return state.discards[1] | state.info.fola_rest
+        return 0
+
+    def dealt_hands(self, state: State) -> tuple[int, ...]:
+        """Return the 21 cards dealt to each seat, before any robbing or taking."""
+        return state.info.dealt
+
+    def deal_fields(self, state: State) -> dict[str, Any]:
+        """Return the pre-play facts for records: deck, cut, robbing, exposed cards, Fola."""
+        info = state.info
+        c = PACK.codes
+        return {
+            "deck": [c[x] for x in info.deck],
+            "cut": info.cut,
+            "cutter": info.cutter,
+            "robbed": [c[x] for x in info.robbed],
+            "exposed": [c[x] for x in info.exposed],
+            "fola": [c[x] for x in info.fola],
+            "fola_robbed": [c[x] for x in info.fola_robbed],
+            "fola_stop": c[info.fola_stop] if info.fola_stop >= 0 else None,
+            "fola_taken": PACK.codes_of(info.fola_taken),
+        }
+
+    def phase_name(self, state: State) -> str:
+        """Return "discard", "declare", "play" or "over"."""
+        return PHASE_NAMES[state.phase]
+
+    def combination_score(self, codes: Sequence[str]) -> int:
+        """Return the value of the versicole in a set of cards, Matto bonus included (§3)."""
+        return versicole_value(PACK.mask(codes))
+
+
+RULES = Minchiate()
