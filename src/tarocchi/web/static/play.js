@@ -5,6 +5,15 @@ const root = document.getElementById("game");
 const GAME = root.dataset.game;
 const SEATS = ["South", "East", "North", "West"];
 const LABELS = ["you", "East", "your partner North", "West"];
+// what the rules allow in a discard, in words (the server decides; this only explains)
+const DISCARD_RULES = {
+  piedicavallo: "Kings, T1, T21 and the Matto may never be discarded; other trumps only if " +
+    "the rest of your hand is all trumps, Kings and the Matto, or holds no trump. " +
+    "The number of trumps you discard is announced.",
+  ottocento: "Kings, the Angel, the World, the Bégato and the Matto may never be discarded.",
+  minchiate: "Only cards worth nothing may be discarded: never Kings, counting trumps, " +
+    "the Matto or trump 29.",
+};
 const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 const el = (id) => document.getElementById(id);
@@ -164,7 +173,7 @@ function renderHand(view) {
 function promptText(view) {
   const n = view.legal.length;
   if (view.phase === "discard") {
-    return "Choose a card to lay aside face down. " +
+    return `Choose a card to lay aside face down. ${DISCARD_RULES[GAME] || ""} ` +
       "Click a card that is not highlighted to see why it cannot be discarded.";
   }
   if (view.phase === "declare") return "Declare your combinations, or pass: choose below.";
