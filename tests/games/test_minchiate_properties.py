@@ -30,6 +30,7 @@ from tarocchi.match import play_deal
 from tarocchi.record import make_record, replay
 from tarocchi.views import to_json, view
 from tests.games import reference_minchiate as ref
+from tests.games.perft import perft
 
 CODE = re.compile(r"\b(?:SW|BA|CU|CO)-(?:10|[2-9AJNQK])\b|\bT(?:40|[1-3][0-9]|[1-9])\b")
 DATA = Path(__file__).parent.parent / "data" / "minchiate_perft.json"
@@ -157,13 +158,6 @@ def test_declared_values_are_the_spec_values() -> None:
     assert seen > 50
 
 
-def perft(state: State, depth: int) -> int:
-    """Count the legal action sequences of the given length from state."""
-    if depth == 0 or state.to_move is None:
-        return 1
-    return sum(perft(RULES.apply(state, a), depth - 1) for a in RULES.legal_actions(state))
-
-
 def first_lead(seed: int) -> State:
     """Return the first lead reached from a seed by always taking the lowest legal action."""
     state = RULES.deal(seed)
@@ -178,27 +172,19 @@ def test_perft_counts() -> None:
     assert len(stored["seeds"]) >= 3 and stored["depth"] >= 4
     for seed, counts in stored["seeds"].items():
         state = RULES.deal(int(seed))
-        assert [perft(state, d) for d in range(1, stored["depth"] + 1)] == counts, seed
+        assert [perft(RULES, state, d) for d in range(1, stored["depth"] + 1)] == counts, seed
     for seed, counts in stored["play_starts"].items():
         state = first_lead(int(seed))
-        assert [perft(state, d) for d in range(1, stored["play_depth"] + 1)] == counts, seed
+        assert [perft(RULES, state, d) for d in range(1, stored["play_depth"] + 1)] == counts, seed
 
 
 def test_perft_counts_agree_with_the_reference() -> None:
     """The stored counts are also what the spec's rules generate (depth 4 from the leads)."""
     stored = json.loads(DATA.read_text())
 
-    def ref_perft(state: State, depth: int) -> int:
-        if depth == 0:
-            return 1
-        return sum(
-            ref_perft(RULES.apply(state, RULES.parse_action(code)), depth - 1)
-            for code in reference_legal(state)
-        )
-
     for seed, counts in stored["play_starts"].items():
-        assert ref_perft(first_lead(int(seed)), 4) == counts[3]
-    assert ref_perft(RULES.deal(58), 4) == stored["seeds"]["58"][3]
+        assert perft(RULES, first_lead(int(seed)), 4, reference_legal) == counts[3]
+    assert perft(RULES, RULES.deal(58), 4, reference_legal) == stored["seeds"]["58"][3]
 
 
 def allowed_for(state: State, seat: int) -> tuple[int, int]:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from tarocchi.cards import bits, popcount
 from tarocchi.games.piedicavallo import PACK, PLAY, RULES, State
 from tests.games import reference_piedicavallo as ref
+from tests.games.perft import perft
 
 DATA = Path(__file__).parent.parent / "data" / "piedicavallo_perft.json"
 BY_CODE = {c.code: c for c in ref.DECK}
@@ -62,36 +63,21 @@ def test_engine_matches_the_spec_pseudo_code() -> None:
         assert (r.ns, r.ew) == ref.score(plays, cards(final.discard), final.dealer), seed
 
 
-def perft(state: State, depth: int) -> int:
-    """Count the legal action sequences of the given length from state."""
-    if depth == 0 or state.to_move is None:
-        return 1
-    return sum(perft(RULES.apply(state, a), depth - 1) for a in RULES.legal_actions(state))
-
-
 def test_perft_counts() -> None:
     """Move generation is pinned by stored counts of action sequences from fixed deals."""
     stored = json.loads(DATA.read_text())
     assert len(stored["seeds"]) >= 3 and stored["depth"] >= 5
     for seed, counts in stored["seeds"].items():
         state = RULES.deal(int(seed))
-        assert [perft(state, d) for d in range(1, stored["depth"] + 1)] == counts, seed
+        assert [perft(RULES, state, d) for d in range(1, stored["depth"] + 1)] == counts, seed
 
 
 def test_perft_counts_agree_with_the_reference() -> None:
     """The stored counts are also what the spec's pseudo-code generates (depth 4)."""
     stored = json.loads(DATA.read_text())
 
-    def ref_perft(state: State, depth: int) -> int:
-        if depth == 0:
-            return 1
-        return sum(
-            ref_perft(RULES.apply(state, RULES.parse_action(code)), depth - 1)
-            for code in reference_legal(state)
-        )
-
     for seed, counts in stored["seeds"].items():
-        assert ref_perft(RULES.deal(int(seed)), 4) == counts[3]
+        assert perft(RULES, RULES.deal(int(seed)), 4, reference_legal) == counts[3]
 
 
 @settings(max_examples=150, deadline=None)
