@@ -9,46 +9,74 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tarocchi.bots import make_bot
+from tarocchi.bots import LEVELS, make_bot
 from tarocchi.games import game
 
 
+def random_action(mask: int, rng: random.Random) -> int:
+    """Return a uniformly random set bit of a non-empty mask (a random legal action)."""
+    for _ in range(int(rng.random() * mask.bit_count())):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
 def playouts_per_second(game_name: str, seconds: float) -> tuple[float, int]:
-    """Play random legal deals from seed to result for about `seconds`; return (rate, deals)."""
+    """Play random legal deals from seed to result for about `seconds`; return (rate, deals).
+
+    Each deal goes through the public rules API: deal, legal_mask (the legal actions as a
+    mask), apply and result."""
     rules = game(game_name)
-    deal, legal_actions, apply, result = rules.deal, rules.legal_actions, rules.apply, rules.result
+    deal, legal_mask, apply, result = rules.deal, rules.legal_mask, rules.apply, rules.result
     n = 0
+    rng = random.Random(0)  # one stream for every choice: the harness costs little
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
         for seed in range(n, n + 50):
             state = deal(seed)
-            rng = random.Random(seed)
             while state.to_move is not None:
-                state = apply(state, rng.choice(legal_actions(state)))
+                state = apply(state, random_action(legal_mask(state), rng))
             result(state)
         n += 50
     return n / (time.perf_counter() - start), n
 
 
-def bot_decision_ms(game_name: str, bot: str, seconds: float) -> dict[str, float]:
-    """Time a bot's decisions over seeded deals (all four seats the bot); return p50/p95 in ms."""
+def bot_decision_ms(
+    game_name: str, bot: str, seconds: float, min_decisions: int = 0
+) -> dict[str, float]:
+    """Time a bot's decisions over seeded deals (all four seats the bot); return p50/p95 in ms.
+
+    Whole deals are timed unless min_decisions is set: then the timing stops at the first
+    decision after `seconds` once that many decisions were timed (for slow bots). Search
+    bots also report their playouts per second of thinking."""
     rules = game(game_name)
     bots = [make_bot(bot, rules, seed) for seed in range(4)]
     times: list[float] = []
+    playouts = 0
+    busy = 0.0  # seconds spent in decisions that ran playouts
     deadline = time.perf_counter() + seconds
     seed = 0
-    while time.perf_counter() < deadline or not times:
+    while time.perf_counter() < deadline or len(times) < max(2, min_decisions):
         state = rules.deal(10_000 + seed)
         while state.to_move is not None:
             v = rules.view(state, state.to_move)
             t = time.perf_counter()
             action = bots[state.to_move].choose(v)
-            times.append((time.perf_counter() - t) * 1000)
+            dt = time.perf_counter() - t
+            times.append(dt * 1000)
+            done = getattr(bots[state.to_move], "last_playouts", 0)
+            if done:
+                playouts += done
+                busy += dt
             state = rules.apply(state, action)
+            if min_decisions and len(times) >= min_decisions and time.perf_counter() > deadline:
+                break
         seed += 1
     q = statistics.quantiles(times, n=100)
-    return {"p50": round(q[49], 3), "p95": round(q[94], 3), "decisions": len(times)}
+    out = {"p50": round(q[49], 3), "p95": round(q[94], 3), "decisions": len(times)}
+    if busy:
+        out["playouts_per_s"] = round(playouts / busy)
+    return out
 
 
 def run(game_name: str, seconds: float = 3.0) -> dict[str, Any]:
@@ -56,15 +84,31 @@ def run(game_name: str, seconds: float = 3.0) -> dict[str, Any]:
     # best of three runs: this kind of machine's speed drifts by tens of percent
     rates = [playouts_per_second(game_name, seconds / 3)[0] for _ in range(3)]
     heuristic = bot_decision_ms(game_name, "heuristic", seconds)
-    return {
+    report: dict[str, Any] = {
         "game": game_name,
         "playouts_per_s": round(max(rates)),
         "playouts_per_s_runs": [round(r) for r in rates],
         "heuristic_ms_p50": heuristic["p50"],
         "heuristic_ms_p95": heuristic["p95"],
-        "python": platform.python_version(),
-        "machine": platform.machine(),
     }
+    # the levels offered to players (issue 6): decision times, and the search's speed
+    levels: dict[str, dict[str, float]] = {}
+    for level in ("easy", "normal", "hard"):
+        timing = bot_decision_ms(game_name, LEVELS[level], seconds, min_decisions=8)
+        levels[level] = {
+            "ai_ms_p50": timing["p50"],
+            "ai_ms_p95": timing["p95"],
+            "decisions": timing["decisions"],
+        }
+        if "playouts_per_s" in timing:
+            levels[level]["search_playouts_per_s"] = timing["playouts_per_s"]
+    report["levels"] = levels
+    report["ai_ms_p50"] = levels["normal"]["ai_ms_p50"]  # the default level
+    report["ai_ms_p95"] = levels["normal"]["ai_ms_p95"]
+    report["search_playouts_per_s"] = levels["normal"].get("search_playouts_per_s", 0)
+    report["python"] = platform.python_version()
+    report["machine"] = platform.machine()
+    return report
 
 
 def _rss_kb(pid: int) -> int:
@@ -75,9 +119,13 @@ def _rss_kb(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
-def web_load(game_name: str, clients: int = 50, idle_games: int = 1000) -> dict[str, Any]:
+def web_load(
+    game_name: str, clients: int = 50, idle_games: int = 1000, think_ms: float = 300.0
+) -> dict[str, Any]:
     """Run `clients` scripted players through full deals against a real `tarocchi serve`
-    over loopback; return request latency without AI thinking and memory per active game."""
+    over loopback, each pausing about think_ms before a move as a quick human would (0: no
+    pause, a stress test); return request latency without AI thinking and memory per
+    active game."""
     import asyncio
     import os
     import signal
@@ -105,14 +153,14 @@ def web_load(game_name: str, clients: int = 50, idle_games: int = 1000) -> dict[
                     break
                 except httpx.HTTPError:
                     time.sleep(0.2)
-            return asyncio.run(_load(base, proc.pid, game_name, clients, idle_games))
+            return asyncio.run(_load(base, proc.pid, game_name, clients, idle_games, think_ms))
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(timeout=15)
 
 
 async def _load(
-    base: str, pid: int, game_name: str, clients: int, idle_games: int
+    base: str, pid: int, game_name: str, clients: int, idle_games: int, think_ms: float
 ) -> dict[str, Any]:
     import asyncio
 
@@ -132,24 +180,27 @@ async def _load(
         total.append(ms)
         return res.json()
 
-    async def player(c: httpx.AsyncClient, seed: int) -> None:
+    async def player(c: httpx.AsyncClient, seed: int, think: float) -> None:
+        # as the play page does: create the deal, read it once, then post each move
+        rng = random.Random(seed)
         data = await request(c, "POST", "/api/games", json={"game": game_name, "seed": seed})
         h = {"Authorization": f"Bearer {data['token']}"}
         url = f"/api/games/{data['id']}"
+        await request(c, "GET", url, headers=h)
         version, v = data["version"], data["view"]
         while not v["over"]:
-            await request(c, "GET", url, headers=h)
+            await asyncio.sleep(think * (0.5 + rng.random()) / 1000)
             body = await request(c, "POST", f"{url}/actions", headers=h,
                                  json={"action": v["legal"][0], "version": version})  # fmt: skip
             version, v = body["version"], body["view"]
 
     limits = httpx.Limits(max_connections=clients + 10)
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as c:
-        await player(c, 0)  # warm up the server and its AI workers
+        await player(c, 0, 0.0)  # warm up the server and its AI workers
         lat.clear()
         total.clear()
         start = time.perf_counter()
-        await asyncio.gather(*(player(c, 1 + i) for i in range(clients)))
+        await asyncio.gather(*(player(c, 1 + i, think_ms) for i in range(clients)))
         elapsed = time.perf_counter() - start
         before = _rss_kb(pid)
         for i in range(idle_games):  # games left in the middle of a deal
@@ -159,6 +210,7 @@ async def _load(
     qt = statistics.quantiles(total, n=100)
     return {
         "clients": clients,
+        "think_ms": think_ms,
         "requests": len(lat),
         "seconds": round(elapsed, 2),
         "latency_ms_p50": round(q[49], 2),

@@ -24,6 +24,7 @@ SUIT_ORDER = (TRUMPS, 0, 1, 2, 3, FOOL)
 HELP = """Commands:
   a card code (e.g. CU-3, T21, MATTO) or the number shown beside it -- play or discard it
   DECLARE / PASS and other actions -- as listed when they are offered
+  ?       ask for a hint (the search ranks your choices)
   hand    show your hand        last   show the last trick
   trick   show the current trick   score  show tricks and points so far
   help    this text             quit   leave the deal"""
@@ -175,6 +176,8 @@ def ask(rules: TrickGame, state: Any, v: View, inp: TextIO, narrator: Narrator) 
             return None
         if word in ("help", "h"):
             say(HELP)
+        elif word in ("?", "hint"):
+            say(describe_hints(v))
         elif word in ("hand",):
             say(describe_hand(rules, v.hand))
         elif word in ("last", "l"):
@@ -222,6 +225,17 @@ def prompt_title(v: View) -> str:
     if v.phase == "play":
         return "Your turn to lead" if not v.trick else "Your turn to play"
     return f"Your decision ({v.phase})"
+
+
+def describe_hints(v: View) -> str:
+    """Return the search's ranking of the human's choices, with values and reasons."""
+    from tarocchi.bots.hints import suggest
+
+    lines = ["Hint, best first (estimated final margin for your team; type a code to play it):"]
+    for h in suggest(v)[:5]:
+        value = "" if h.value is None else f"{h.value:+.1f}"
+        lines.append(f"  - {h.code:8} {value:>7}  {h.reason}")
+    return "\n".join(lines)
 
 
 def describe_score(rules: TrickGame, v: View) -> str:

@@ -122,6 +122,12 @@ def test_phone_sized_screen_and_last_trick(browser: Browser, server: str) -> Non
         if my_turn(page) == "card":
             page.click(".hand-card.legal", position=EDGE)
     page.wait_for_selector("#last-trick:not([disabled])")
+    assert page.is_hidden("#hint")  # hints are off by default
+    page.check("#hints-on")
+    if my_turn(page) == "card":
+        page.click("#hint")
+        page.wait_for_selector("#hints li")
+        assert page.query_selector(".hand-card.hinted")
     page.click("#last-trick")
     assert page.eval_on_selector("#last-dialog", "d => d.open")
     assert len(page.query_selector_all("#last-cards figure")) == 4

@@ -199,3 +199,16 @@ def test_pages_and_cards_are_served(client: TestClient) -> None:
     assert client.get("/play/scopa").status_code == 404
     assert client.get("/cards/piedicavallo/ZZ.svg").status_code == 404
     assert client.get("/static/play.js").status_code == 200
+
+
+def test_hint_ranks_the_legal_actions(client: TestClient) -> None:
+    data = new_game(client, seed=21)
+    url = f"/api/games/{data['id']}/hint"
+    assert client.get(url).status_code == 401
+    res = client.get(url, headers=auth(data["token"]))
+    assert res.status_code == 200
+    ranked = res.json()["suggestions"]
+    assert sorted(h["action"] for h in ranked) == sorted(data["view"]["legal"])
+    assert all(h["reason"] for h in ranked)
+    codes = set(game("piedicavallo").pack.codes)
+    assert codes_in(res.json(), codes) <= set(data["view"]["hand"])

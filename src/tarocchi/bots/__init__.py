@@ -1,4 +1,4 @@
-"""Bots by name: `random`, `heuristic` (one per game), later `search` and `oracle`."""
+"""Bots by name: `random`, `heuristic` (one per game), `easy`, `search`, `hard`, `oracle`."""
 
 from __future__ import annotations
 
@@ -11,12 +11,19 @@ from tarocchi.games.base import TrickGame
 BOTS = {
     "random": "tarocchi.bots.random:RandomBot",
     "heuristic": "tarocchi.bots.heuristic.{game}:HeuristicBot",
+    "easy": "tarocchi.bots.easy:EasyBot",
+    "search": "tarocchi.bots.search:SearchBot",
+    "hard": "tarocchi.bots.search:HardSearchBot",
+    "oracle": "tarocchi.bots.oracle:OracleBot",  # analysis only: it sees every card
 }
 
 # the levels offered to players, by the bot that plays each
 LEVELS = {
     "random": "random",
     "heuristic": "heuristic",
+    "easy": "easy",
+    "normal": "search",
+    "hard": "hard",
 }
 
 

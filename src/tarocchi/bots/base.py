@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from tarocchi.games.base import TrickGame
 from tarocchi.views import View
@@ -16,6 +16,7 @@ class Bot(ABC):
     Bots are deterministic given their seed: all chance comes from `self.rng`."""
 
     name: ClassVar[str]
+    sees_all: ClassVar[bool] = False  # only the analysis oracle is handed the full state
 
     def __init__(self, rules: TrickGame, seed: int = 0) -> None:
         self.rules = rules
@@ -24,3 +25,7 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, view: View) -> int:
         """Return one of view.legal."""
+
+    def choose_state(self, state: Any) -> int:
+        """Return the action of a bot that sees every card (only when sees_all is set)."""
+        raise TypeError(f"the {self.name} bot sees only views")

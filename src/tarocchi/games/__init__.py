@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 
 from tarocchi.games.base import TrickGame
@@ -13,6 +14,7 @@ GAMES = {
 }
 
 
+@functools.cache
 def game(name: str) -> TrickGame:
     """Return the rules object of a game by name ("piedicavallo", "ottocento", "minchiate")."""
     try:

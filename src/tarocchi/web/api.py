@@ -80,6 +80,20 @@ def ai_turns(
     return [(step.seat, rules.action_code(step.action)) for step in advance(rules, state, bots)]
 
 
+def hint_for(
+    game_name: str, seed: int, actions: tuple[tuple[int, str], ...]
+) -> list[dict[str, Any]]:
+    """Rank South's legal actions with the search (in a worker process), from South's view."""
+    from tarocchi.bots.hints import suggest
+
+    rules = game(game_name)
+    state = rebuild(rules, seed, actions)
+    return [
+        {"action": h.code, "value": h.value, "reason": h.reason}
+        for h in suggest(view(state, HUMAN))
+    ]
+
+
 @dataclass(slots=True)
 class Live:
     """A game in memory: its stored row and the state its log leads to."""
@@ -286,6 +300,20 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         live, events = await service.act(service.load(game_id, authorization), body)
         response.headers["Server-Timing"] = f"ai;dur={AI_MS.get():.1f}"
         return {"version": live.row.version, "events": events, "view": view_json(live)}
+
+    @router.get("/games/{game_id}/hint")
+    async def get_hint(
+        game_id: str, request: Request, authorization: Auth = None
+    ) -> dict[str, Any]:
+        """Return your legal actions ranked by the search, each with a value and a reason."""
+        service = games(request)
+        live = service.load(game_id, authorization)
+        if live.state.to_move != HUMAN:
+            raise HTTPException(409, "it is not your turn")
+        loop = asyncio.get_running_loop()
+        row = live.row
+        ranked = await loop.run_in_executor(service.pool, hint_for, row.game, row.seed, row.actions)
+        return {"version": row.version, "suggestions": ranked}
 
     @router.get("/games/{game_id}/record")
     async def get_record(

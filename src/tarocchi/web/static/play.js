@@ -153,6 +153,7 @@ function renderHand(view) {
     return b;
   });
   hand.replaceChildren(...buttons);
+  el("hints").hidden = true;
   hand.style.setProperty("--n", buttons.length);
 
   const others = myTurn ? view.legal.filter((c) => !view.hand.includes(c)) : [];
@@ -450,6 +451,31 @@ function stepReplay(to) {
 
 // -- wiring ----------------------------------------------------------------------------------
 
+async function showHint() {
+  const view = state.view;
+  if (!view || view.to_move !== 0 || state.busy) return;
+  const box = el("hints");
+  box.hidden = false;
+  box.replaceChildren();
+  setPrompt("Thinking about your choices…");
+  try {
+    const data = await api("GET", `/api/games/${state.id}/hint`);
+    if (data.version !== state.version) return;
+    box.replaceChildren(...data.suggestions.slice(0, 4).map((h) => {
+      const li = document.createElement("li");
+      const value = h.value === null ? "" : ` (${h.value > 0 ? "+" : ""}${h.value})`;
+      li.textContent = `${state.cards[h.action] ? cardName(h.action) : actionLabel(h.action)}${value}: ${h.reason}`;
+      return li;
+    }));
+    const best = data.suggestions[0];
+    const card = best && el("hand").querySelector(`[data-code="${CSS.escape(best.action)}"]`);
+    if (card) card.classList.add("hinted");
+    setPrompt(promptText(view));
+  } catch (err) {
+    setPrompt(`No hint: ${err.message}`, "warn");
+  }
+}
+
 function showLastTrick() {
   const view = state.view;
   if (!view || !view.tricks.length) return;
@@ -488,6 +514,13 @@ function onKey(event) {
 async function start() {
   el("new-deal").addEventListener("click", () => newDeal());
   el("last-trick").addEventListener("click", showLastTrick);
+  el("hint").addEventListener("click", showHint);
+  el("hints-on").checked = localStorage.getItem("tarocchi-hints") === "on";
+  el("hint").hidden = !el("hints-on").checked;
+  el("hints-on").addEventListener("change", () => {
+    localStorage.setItem("tarocchi-hints", el("hints-on").checked ? "on" : "off");
+    el("hint").hidden = !el("hints-on").checked;
+  });
   el("end-new").addEventListener("click", () => newDeal());
   el("end-again").addEventListener("click", () => newDeal(state.view.seed));
   el("end-download").addEventListener("click", download);

@@ -1,0 +1,135 @@
+"""Hints: the legal actions ranked by the search, each with its value and a short reason.
+
+`suggest(view)` is what the terminal's `?` and the web app's hint button show.
+It runs the `normal` search on the view (so it never reads a hidden card), seeded
+from the view itself so that asking twice gives the same answer, and explains
+each action in a few words from what the view shows: the trick, the partner,
+the points at stake. In a phase the search leaves to the heuristic bot, the
+heuristic's choice comes first and the other actions follow in id order, with
+no estimate (value None).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from tarocchi.bots import make_bot
+from tarocchi.bots.inference import partner
+from tarocchi.bots.search import SearchBot, Stat
+from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS
+from tarocchi.views import View
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """One ranked action: its id and code, the expected final margin, and why."""
+
+    action: int
+    code: str
+    # the expected final margin for the player's team, in the game's unit (Minchiate: net
+    # resti plus the raw point lead over 60); None where the search does not estimate
+    value: float | None
+    reason: str
+
+
+def view_seed(view: View) -> int:
+    """Return a seed fixed by what the view shows (the same question gets the same hint)."""
+    key = repr((view.game, view.seat, view.hand, view.tricks, view.trick, view.legal))
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "little")
+
+
+def suggest(view: View, bot: SearchBot | None = None) -> list[Suggestion]:
+    """Return the legal actions of a view, best first, with values and reasons."""
+    if not view.legal:
+        return []
+    rules = view.rules
+    if bot is None:
+        made = make_bot("search", rules, view_seed(view))
+        assert isinstance(made, SearchBot)
+        bot = made
+    stats: dict[int, Stat] | None = None
+    if len(view.legal) > 1:
+        stats = bot.evaluate(view)
+    if stats is None:
+        first = bot.fallback.choose(view) if len(view.legal) > 1 else view.legal[0]
+        order = [first, *(a for a in view.legal if a != first)]
+        return [Suggestion(a, rules.action_code(a), None, reason(view, a)) for a in order]
+    ranked = sorted(view.legal, key=lambda a: (-stats[a].mean, a) if a in stats else (1e9, a))
+    out = []
+    for a in ranked:
+        value = round(stats[a].mean, 1) if a in stats and stats[a].count else None
+        out.append(Suggestion(a, rules.action_code(a), value, reason(view, a)))
+    return out
+
+
+def to_json(suggestions: list[Suggestion]) -> list[dict[str, Any]]:
+    """Return hints in a JSON-ready form (action codes, values, reasons), best first."""
+    return [{"action": s.code, "value": s.value, "reason": s.reason} for s in suggestions]
+
+
+def reason(view: View, action: int) -> str:
+    """Return a few words on what an action does, from what the view shows."""
+    rules = view.rules
+    pack = rules.pack
+    if action >= pack.size:
+        return _extra_reason(rules.action_code(action))
+    name = pack.cards[action].name_en
+    points = pack.points[action]
+    if view.phase == "discard":
+        if view.game == "minchiate":
+            return f"discard the {name}: it is worthless and goes to the Fola"
+        worth = f"banks {points} point{'s' * (points != 1)} for your team"
+        return f"discard the {name}: {worth} and shortens your hand"
+    suit = pack.suit_of[action]
+    mate = partner(view.seat)
+    if suit == FOOL:
+        if not view.trick:
+            return "lead the Matto: it cannot win, so the next player chooses the suit"
+        return "play the Matto: it never wins, but its points stay with your team"
+    if not view.trick:
+        if _partner_led(view, suit, mate):
+            return f"lead {SUIT_NAMES_EN[suit]} back: your partner led that suit"
+        if suit == TRUMPS:
+            return f"lead the {name}: draws the opponents' trumps"
+        return f"lead the {name}"
+    before = rules.winning_play(view.trick)
+    after = rules.winning_play((*view.trick, (view.seat, action)))
+    at_stake = sum(pack.points[c] for _, c in view.trick if c != pack.matto)
+    last = len(view.trick) == 3
+    if before is not None and before[0] == mate:
+        if after is not None and after[0] == view.seat:
+            return f"overtakes your partner's {pack.cards[before[1]].name_en}"
+        if points > 1:
+            return f"gives {points} points to the trick your partner is winning"
+        return "plays low under your partner's winning card"
+    if after is not None and after[0] == view.seat:
+        total = at_stake + points
+        pts = f"{total} point{'s' * (total != 1)}"
+        return f"takes the trick ({pts})" if last else f"wins the trick for now ({pts} so far)"
+    if points > 1:
+        return f"gives {points} points to the opponents' trick"
+    return "does not win the trick, and gives the opponents little"
+
+
+def _partner_led(view: View, suit: int, mate: int) -> bool:
+    """Return True if the partner has led a card of suit (not trumps) in an earlier trick."""
+    suit_of = view.rules.pack.suit_of
+    for trick in view.tricks:
+        lead = next(((s, c) for s, c in trick if suit_of[c] != FOOL), None)
+        if lead is not None and lead[0] == mate and suit_of[lead[1]] == suit != TRUMPS:
+            return True
+    return False
+
+
+def _extra_reason(code: str) -> str:
+    """Return the reason of an action that is not a card (a declaration choice)."""
+    if code == "DECLARE":
+        return "declare: score your combinations now, showing their cards"
+    if code == "PASS":
+        return "pass: keep your hand hidden and score no declaration"
+    if code == "DECL-DONE":
+        return "stop declaring"
+    kind = code.removeprefix("DECL-").replace("-", " ").lower()
+    return f"declare {kind}: score it now and show its cards"

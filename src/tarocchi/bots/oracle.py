@@ -1,0 +1,47 @@
+"""The oracle bot: the search bot given every card, for analysis only.
+
+It measures how good the fair bots are (the gap between `heuristic` and
+`oracle` that `search` closes) and never plays against or beside a person. The
+match runner hands it the full state (`sees_all`); every other bot gets a view.
+It runs the same search as `search` on the one true deal instead of sampled
+ones, with randomised playouts so that repeated playouts still differ.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from tarocchi.bots.search import SearchBot, Settings, Stat
+from tarocchi.views import View, view
+
+
+class OracleBot(SearchBot):
+    """Searches the true deal: an upper bound for the fair search bots."""
+
+    name = "oracle"
+    sees_all: ClassVar[bool] = True
+    settings: ClassVar[Settings | dict[str, Settings]] = Settings(
+        playouts=1500, seconds=2.0, eps=0.1
+    )
+
+    def choose_state(self, state: Any) -> int:
+        """Return the action with the best margin on the true deal."""
+        seat = state.to_move
+        v = view(state, seat)
+        if len(v.legal) == 1:
+            return v.legal[0]
+        stats = self.evaluate_state(state, v)
+        if stats is None:
+            return self.fallback.choose(v)
+        return self.pick(v, stats)
+
+    def evaluate_state(self, state: Any, v: View) -> dict[int, Stat] | None:
+        """Return the search's statistics per legal action on the true deal, or None in a
+        phase the kernel does not play."""
+        if self.kernel is None or v.phase != "play":
+            return None
+        return self.search(lambda: state, v.seat, v.legal)
+
+    def choose(self, view: View) -> int:
+        """Refuse: the oracle must be given the full state (see choose_state)."""
+        raise TypeError("the oracle sees every card: call choose_state(state)")

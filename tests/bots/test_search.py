@@ -1,0 +1,128 @@
+"""The search bots and their playout kernels.
+
+The kernels are differential-tested against the rules on many seeded deals:
+at every step of a random deal the kernel offers exactly the rules' legal
+cards and reaches the same position, and every playout it plays (greedy,
+partly random, with either playout policy) is a legal sequence of actions that
+the rules score exactly as the kernel does.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tarocchi.bots import make_bot
+from tarocchi.bots.search import SearchBot, Settings, kernel
+from tarocchi.games import game
+from tarocchi.match import play_deal
+from tarocchi.views import view
+
+KERNEL_GAMES = ["piedicavallo", "ottocento", "minchiate"]
+
+
+def to_play_phase(name: str, seed: int) -> Any:
+    """Return a seeded deal after its setup phases, played by the heuristic bots."""
+    rules = game(name)
+    state = rules.deal(seed)
+    bots = [make_bot("heuristic", rules, seed * 4 + s) for s in range(4)]
+    while state.to_move is not None and rules.phase_name(state) != "play":
+        state = rules.apply(state, bots[state.to_move].choose(view(state, state.to_move)))
+    return state
+
+
+@pytest.mark.parametrize("name", KERNEL_GAMES)
+def test_kernel_plays_exactly_like_the_rules(name: str) -> None:
+    rules = game(name)
+    k = kernel(name)
+    assert k is not None
+    for seed in range(120):
+        rng = random.Random(seed)
+        state = to_play_phase(name, seed)
+        pos = k.from_state(state)
+        step = 0
+        while state.to_move is not None:
+            assert k.legal(pos) == rules.legal_mask(state)
+            if step % 7 == 0:
+                # a greedy (or partly random) playout from here is legal and scored alike
+                moves: list[int] = []
+                policy = k.COUNTING if seed % 3 == 0 else k.POLICY
+                value = k.playout(pos, rng, 0.3 * (seed % 2), moves, policy)
+                end, kend = state, pos
+                for action in moves:
+                    end = rules.apply(end, action)
+                    kend = k.play(kend, action)
+                assert k.totals(kend) == k.result_totals(rules.result(end))
+                assert value == k.value(kend)
+            action = rng.choice(rules.legal_actions(state))
+            state = rules.apply(state, action)
+            pos = k.play(pos, action)
+            assert pos == k.from_state(state)
+            step += 1
+        assert k.totals(pos) == k.result_totals(rules.result(state))
+
+
+class Quick(SearchBot):
+    """A search bot with a tiny budget, for tests."""
+
+    settings = Settings(playouts=60, seconds=5.0)
+
+
+class QuickTree(SearchBot):
+    """The ISMCTS variant with a tiny budget."""
+
+    settings = Settings(playouts=60, seconds=5.0, algorithm="ismcts")
+
+
+@pytest.mark.parametrize("cls", [Quick, QuickTree])
+@pytest.mark.parametrize("name", KERNEL_GAMES)
+def test_search_plays_legal_and_deterministic_deals(cls: type[SearchBot], name: str) -> None:
+    rules = game(name)
+    for seed in (1, 2):
+        runs = []
+        for _ in range(2):
+            state = rules.deal(seed)
+            bots = [cls(rules, seed * 8 + s) for s in range(4)]
+            actions = []
+            while state.to_move is not None:
+                v = view(state, state.to_move)
+                a = bots[state.to_move].choose(v)
+                assert a in v.legal
+                actions.append(a)
+                state = rules.apply(state, a)
+            runs.append(actions)
+        assert runs[0] == runs[1]
+
+
+def test_search_statistics_cover_every_legal_card() -> None:
+    rules = game("piedicavallo")
+    state = to_play_phase("piedicavallo", 5)
+    v = view(state, state.to_move)
+    stats = Quick(rules, 1).evaluate(v)
+    assert stats is not None
+    assert set(stats) == set(v.legal)
+    assert all(st.count > 0 for st in stats.values())
+
+
+def test_oracle_plays_through_the_match_runner() -> None:
+    log = play_deal("piedicavallo", 3, ["oracle", "heuristic", "oracle", "heuristic"])
+    assert log.final.to_move is None
+    with pytest.raises(TypeError):
+        make_bot("oracle", game("piedicavallo")).choose(view(log.initial, 0))
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_levels_name_bots(level: str) -> None:
+    from tarocchi.bots import LEVELS
+
+    bot = make_bot(LEVELS[level], game("piedicavallo"), 0)
+    state = to_play_phase("piedicavallo", 9)
+    assert bot.choose(view(state, state.to_move)) in rules_legal(state)
+
+
+def rules_legal(state: Any) -> list[int]:
+    """Return the legal actions of a Piedicavallo state."""
+    legal: list[int] = game("piedicavallo").legal_actions(state)
+    return legal
