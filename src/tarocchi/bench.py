@@ -168,16 +168,20 @@ async def _load(
 
     lat: list[float] = []  # ms per request, AI thinking excluded
     total: list[float] = []
+    server: list[float] = []  # ms the server itself spent on each request, AI excluded
 
     async def request(c: httpx.AsyncClient, method: str, url: str, **kw: Any) -> Any:
         t = time.perf_counter()
         res = await c.request(method, url, **kw)
         ms = (time.perf_counter() - t) * 1000
         res.raise_for_status()
-        timing = res.headers.get("server-timing", "ai;dur=0")
-        ai = float(timing.split("dur=")[1])
+        timing = dict(
+            part.strip().split(";dur=") for part in res.headers["server-timing"].split(",")
+        )
+        ai = float(timing.get("ai", 0.0))
         lat.append(ms - ai)
         total.append(ms)
+        server.append(float(timing["app"]) - ai)
         return res.json()
 
     async def player(c: httpx.AsyncClient, seed: int, think: float) -> None:
@@ -199,6 +203,7 @@ async def _load(
         await player(c, 0, 0.0)  # warm up the server and its AI workers
         lat.clear()
         total.clear()
+        server.clear()
         start = time.perf_counter()
         await asyncio.gather(*(player(c, 1 + i, think_ms) for i in range(clients)))
         elapsed = time.perf_counter() - start
@@ -208,6 +213,7 @@ async def _load(
         after = _rss_kb(pid)
     q = statistics.quantiles(lat, n=100)
     qt = statistics.quantiles(total, n=100)
+    qs = statistics.quantiles(server, n=100)
     return {
         "clients": clients,
         "think_ms": think_ms,
@@ -215,6 +221,8 @@ async def _load(
         "seconds": round(elapsed, 2),
         "latency_ms_p50": round(q[49], 2),
         "latency_ms_p99": round(q[98], 2),
+        "server_ms_p50": round(qs[49], 2),
+        "server_ms_p99": round(qs[98], 2),
         "with_ai_ms_p50": round(qt[49], 2),
         "with_ai_ms_p99": round(qt[98], 2),
         "memory_kb_per_active_game": round((after - before) / idle_games, 1),

@@ -19,7 +19,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, HTTPException, Request, Response
+from fastapi import APIRouter, Header, HTTPException, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from tarocchi.bots import LEVELS, make_bot
@@ -264,42 +265,40 @@ def view_json(live: Live) -> dict[str, Any]:
     return data
 
 
+def reply(data: dict[str, Any], status: int = 200) -> JSONResponse:
+    """Return plain JSON data as it is (it is JSON-ready: no encoder walk), with the time
+    the request waited for the AI in a Server-Timing header."""
+    return JSONResponse(data, status, {"Server-Timing": f"ai;dur={AI_MS.get():.1f}"})
+
+
 def make_router(games: Callable[[Request], Games]) -> APIRouter:
     """Return the API routes, reading the service from the request's app."""
     router = APIRouter(prefix="/api")
 
-    @router.post("/games", status_code=201)
-    async def create_game(body: NewGame, request: Request, response: Response) -> dict[str, Any]:
+    @router.post("/games", status_code=201, response_model=None)
+    async def create_game(body: NewGame, request: Request) -> JSONResponse:
         """Start a deal; the AI's moves up to your first decision are applied and listed."""
         AI_MS.set(0.0)
         live, token, events = await games(request).create(body)
-        response.headers["Server-Timing"] = f"ai;dur={AI_MS.get():.1f}"
-        return {
-            "id": live.row.id,
-            "token": token,
-            "version": live.row.version,
-            "view": view_json(live),
-            "events": events,
-        }
+        data = {"id": live.row.id, "token": token, "version": live.row.version,
+                "view": view_json(live), "events": events}  # fmt: skip
+        return reply(data, 201)
 
-    @router.get("/games/{game_id}")
-    async def get_game(
-        game_id: str, request: Request, authorization: Auth = None
-    ) -> dict[str, Any]:
+    @router.get("/games/{game_id}", response_model=None)
+    async def get_game(game_id: str, request: Request, authorization: Auth = None) -> JSONResponse:
         """Return the current version and your view."""
         live = games(request).load(game_id, authorization)
-        return {"version": live.row.version, "view": view_json(live)}
+        return reply({"version": live.row.version, "view": view_json(live)})
 
-    @router.post("/games/{game_id}/actions")
+    @router.post("/games/{game_id}/actions", response_model=None)
     async def post_action(
-        game_id: str, body: Action, request: Request, response: Response, authorization: Auth = None
-    ) -> dict[str, Any]:
+        game_id: str, body: Action, request: Request, authorization: Auth = None
+    ) -> JSONResponse:
         """Apply your action, then every AI move until you must act again or the deal ends."""
         service = games(request)
         AI_MS.set(0.0)
         live, events = await service.act(service.load(game_id, authorization), body)
-        response.headers["Server-Timing"] = f"ai;dur={AI_MS.get():.1f}"
-        return {"version": live.row.version, "events": events, "view": view_json(live)}
+        return reply({"version": live.row.version, "events": events, "view": view_json(live)})
 
     @router.get("/games/{game_id}/hint")
     async def get_hint(

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import multiprocessing
+import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
@@ -41,6 +43,17 @@ def create_app(db_path: Path | str | None = None, ai_workers: int = 2) -> FastAP
 
     app = FastAPI(title="tarocchi", version="1", lifespan=lifespan)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    @app.middleware("http")
+    async def server_timing(request: Request, call_next: Any) -> Any:
+        """Report the server's own time for each request (with the AI's share, if any)."""
+        start = time.perf_counter()
+        response = await call_next(request)
+        app_ms = f"app;dur={(time.perf_counter() - start) * 1000:.1f}"
+        ai = response.headers.get("server-timing")
+        response.headers["Server-Timing"] = f"{ai}, {app_ms}" if ai else app_ms
+        return response
+
     app.include_router(make_router(lambda request: request.app.state.games))
     app.include_router(pages_router)
 
