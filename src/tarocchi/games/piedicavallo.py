@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import ClassVar, NamedTuple
 
-from tarocchi.cards import iter_bits, mask_of, popcount, team_of
+from tarocchi.cards import BIT, iter_bits, mask_of, popcount, team_of
 from tarocchi.games.base import (
     Event,
     IllegalAction,
@@ -190,34 +190,34 @@ class Piedicavallo(TrickGame):
         hands, dealer, phase, p, leader, trick, tricks, winners, piles, discard, legal = state
         if p is None or action < 0 or not (legal >> action) & 1:
             raise IllegalAction(self.illegal_reason(state, action))
-        bit = 1 << action
-        h = list(hands)
-        h[p] ^= bit
-        new_hands = (h[0], h[1], h[2], h[3])
+        bit = BIT[action]
+        h0, h1, h2, h3 = hands
+        if p < 2:
+            new_hands = (h0 ^ bit, h1, h2, h3) if p == 0 else (h0, h1 ^ bit, h2, h3)
+        else:
+            new_hands = (h0, h1, h2 ^ bit, h3) if p == 2 else (h0, h1, h2, h3 ^ bit)
         if phase == DISCARD:
             return self._after_discard(state, new_hands, discard | bit)
+        n = len(trick)
         trick = (*trick, (p, action))
-        if len(trick) < 4:
+        if n < 3:
             p = (p + 1) & 3
+            hand = new_hands[p]
+            # rules §3: follow suit, else trump, else any card; the Matto always; after a
+            # led Matto the next card sets the suit (play_mask, inlined on this hot path)
+            led = LED_MASK[trick[0][1]] or LED_MASK[trick[1][1]] if n else LED_MASK[action]
+            if led:
+                m = hand & led or hand & TRUMP_MASK
+                legal = m | hand & MATTO_BIT if m else hand
+            else:
+                legal = hand
             return _new_state(
                 State,
-                (
-                    new_hands,
-                    dealer,
-                    PLAY,
-                    p,
-                    leader,
-                    trick,
-                    tricks,
-                    winners,
-                    piles,
-                    discard,
-                    play_mask(new_hands[p], trick),
-                ),
+                (new_hands, dealer, PLAY, p, leader, trick, tricks, winners, piles, discard, legal),
             )
         # the trick is complete (rules §3): highest trump, else highest of the led suit
         c0, c1, c2, c3 = trick[0][1], trick[1][1], trick[2][1], action
-        cards = (1 << c0) | (1 << c1) | (1 << c2) | bit
+        cards = BIT[c0] | BIT[c1] | BIT[c2] | bit
         real = cards & ~MATTO_BIT
         best = real & TRUMP_MASK or real & (LED_MASK[c0] or LED_MASK[c1])
         top = best.bit_length() - 1
