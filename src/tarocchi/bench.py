@@ -187,6 +187,7 @@ async def _load(
     async def player(c: httpx.AsyncClient, seed: int, think: float) -> None:
         # as the play page does: create the deal, read it once, then post each move
         rng = random.Random(seed)
+        await asyncio.sleep(think * rng.random() * 6 / 1000)  # players arrive over a moment
         data = await request(c, "POST", "/api/games", json={"game": game_name, "seed": seed})
         h = {"Authorization": f"Bearer {data['token']}"}
         url = f"/api/games/{data['id']}"
