@@ -133,6 +133,24 @@ def winning_play(trick: Sequence[tuple[int, int]], pack: Pack) -> tuple[int, int
     return max(((s, c) for s, c in trick if suit_of[c] == want), key=lambda p: p[1])
 
 
+def take_trick(
+    piles: tuple[int, int], winner: int, first: int, cards: tuple[int, ...], matto: int
+) -> tuple[int, int]:
+    """Return the teams' piles after a trick led by `first`: the winner's team takes the cards
+    but the Matto, which goes to its own player's team (Piedicavallo §3, Ottocento §4)."""
+    ns, ew = piles
+    won = 0
+    for c in cards:
+        won |= 1 << c
+    if matto in cards:
+        won ^= 1 << matto
+        if (first + cards.index(matto)) & 1:
+            ew |= 1 << matto
+        else:
+            ns |= 1 << matto
+    return (ns, ew | won) if winner & 1 else (ns | won, ew)
+
+
 def shuffled_deal(seed: int, size: int) -> tuple[int, list[int]]:
     """Return (dealer, deck order) for a seed: the same on every machine.
 

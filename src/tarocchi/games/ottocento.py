@@ -32,6 +32,7 @@ from tarocchi.games.base import (
     follow_reason,
     led_suit,
     shuffled_deal,
+    take_trick,
     winner_of,
 )
 from tarocchi.games.ottocento_combos import (
@@ -345,17 +346,8 @@ class Ottocento(TrickGame):
         else:
             idx = (c0, c1, c2, action).index(top)
         winner = (p + 1 + idx) & 3
-        ns, ew = piles
-        if winner & 1:
-            ew |= real
-        else:
-            ns |= real
-        if real != cards:
-            # rules §4: the Matto goes to its player's team, not to the trick's winner
-            if (p + 1 + (c0, c1, c2, action).index(MATTO)) & 1:
-                ew |= MATTO_BIT
-            else:
-                ns |= MATTO_BIT
+        # rules §4: the Matto goes to its player's team, not to the trick's winner
+        ns, ew = take_trick(piles, winner, p + 1, (c0, c1, c2, action), MATTO)
         tricks = (*tricks, (*trick, (p, action)))
         winners = (*winners, winner)
         if len(winners) == TRICKS:

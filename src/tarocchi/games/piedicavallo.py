@@ -24,6 +24,7 @@ from tarocchi.games.base import (
     follow_reason,
     led_suit,
     shuffled_deal,
+    take_trick,
     winner_of,
 )
 from tarocchi.packs.piemontese import MATTO, PACK, T1, T21
@@ -222,18 +223,8 @@ class Piedicavallo(TrickGame):
         best = real & TRUMP_MASK or real & (LED_MASK[c0] or LED_MASK[c1])
         top = best.bit_length() - 1
         winner = (p + 1 + (c0, c1, c2, c3).index(top)) & 3
-        ns, ew = piles
-        if winner & 1:
-            ew |= real
-        else:
-            ns |= real
-        if real != cards:
-            # rules §3: the Matto stays with its player's team; no card is given back
-            owner = (p + 1 + (c0, c1, c2, c3).index(MATTO)) & 3
-            if owner & 1:
-                ew |= MATTO_BIT
-            else:
-                ns |= MATTO_BIT
+        # rules §3: the Matto stays with its player's team; no card is given back
+        ns, ew = take_trick(piles, winner, p + 1, (c0, c1, c2, c3), MATTO)
         winners = (*winners, winner)
         tricks = (*tricks, trick)
         if len(winners) == TRICKS:
