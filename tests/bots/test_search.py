@@ -10,12 +10,13 @@ the rules score exactly as the kernel does.
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 from typing import Any
 
 import pytest
 
 from tarocchi.bots import make_bot
-from tarocchi.bots.search import SearchBot, Settings, kernel
+from tarocchi.bots.search import SearchBot, Settings, equivalent, kernel
 from tarocchi.games import game
 from tarocchi.match import play_deal
 from tarocchi.views import view
@@ -126,3 +127,48 @@ def rules_legal(state: Any) -> list[int]:
     """Return the legal actions of a Piedicavallo state."""
     legal: list[int] = game("piedicavallo").legal_actions(state)
     return legal
+
+
+@pytest.mark.parametrize("name", KERNEL_GAMES)
+def test_equivalent_cards_are_interchangeable(name: str) -> None:
+    rules = game(name)
+    k = kernel(name)
+    assert k is not None
+    pack = rules.pack
+    merged = 0
+    for seed in range(30):
+        state = to_play_phase(name, seed)
+        rng = random.Random(seed)
+        while state.to_move is not None:
+            v = view(state, state.to_move)
+            if v.phase == "play":
+                classes = equivalent(v, k.INTERCHANGEABLE)
+                assert sorted(a for c in classes for a in c) == sorted(v.legal)
+                out = pack.full_mask & ~v.hand & ~v.played
+                for c in classes:
+                    for a, b in pairwise(c):
+                        merged += 1
+                        assert pack.suit_of[a] == pack.suit_of[b]
+                        assert pack.points[a] == pack.points[b]
+                        assert k.INTERCHANGEABLE >> a & k.INTERCHANGEABLE >> b & 1
+                        assert not out & ((1 << b) - 1) & ~((2 << a) - 1)
+            state = rules.apply(state, rng.choice(rules.legal_actions(state)))
+    assert merged > 20
+
+
+def test_equivalent_merges_cards_in_sequence() -> None:
+    # South holds SW-5 SW-6 SW-7, SW-9 SW-10 and the Swords courts (the table fills its hand
+    # from the lowest cards): SW-8 is still out, and the courts differ in points
+    from tests.games.piedicavallo_helpers import table
+
+    rules = game("piedicavallo")
+    state = table(3, {0: ["SW-5", "SW-6", "SW-7", "SW-9"], 3: ["SW-8", "CU-6", "CU-5"]})
+    for code in ("CU-6", "CU-5"):
+        state = rules.apply(state, rules.card_id(code))
+    v = view(state, 0)
+    k = kernel("piedicavallo")
+    assert k is not None
+    classes = [[rules.card_code(a) for a in c] for c in equivalent(v, k.INTERCHANGEABLE)]
+    assert ["SW-5", "SW-6", "SW-7"] in classes
+    assert ["SW-9", "SW-10"] in classes
+    assert ["SW-J"] in classes and ["SW-K"] in classes

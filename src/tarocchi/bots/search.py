@@ -83,7 +83,10 @@ NORMAL = {
     # strong in the arena (20 pairs: -1 +- 54 points) and better partners (the partner
     # suite: 45 of 48 against 43)
     "ottocento": Settings(playouts=1200, seconds=0.28, eps=0.1, counting=True),
-    "minchiate": Settings(playouts=700, seconds=0.28, eps=0.1),
+    # Minchiate's playouts are long (21 tricks) and the hands wide: the search tries only the
+    # heuristic bot's 8 best moves, with more deals each (80 pairs against the heuristic:
+    # +0.11 resti, 95% CI -0.10..+0.31, where searching every move gave -0.04 over 120)
+    "minchiate": Settings(playouts=700, seconds=0.28, eps=0.1, max_actions=8),
 }
 HARD = {
     name: replace(cfg, playouts=5 * cfg.playouts, seconds=1.4, max_samples=1000)
