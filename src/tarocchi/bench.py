@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import platform
 import random
 import statistics
@@ -153,65 +154,103 @@ def web_load(
                     break
                 except httpx.HTTPError:
                     time.sleep(0.2)
-            return asyncio.run(_load(base, proc.pid, game_name, clients, idle_games, think_ms))
+            return asyncio.run(_load(port, proc.pid, game_name, clients, idle_games, think_ms))
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(timeout=15)
 
 
+class _Connection:
+    """One player's keep-alive HTTP/1.1 connection on asyncio streams: a load generator
+    that costs the machine far less than a general client, so the figures are the
+    server's, not the client's (both share this machine's cores)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.streams: tuple[Any, Any] | None = None
+
+    async def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, dict[str, str], Any]:
+        """Send one request; return its status, headers (lower-case names) and JSON body."""
+        import asyncio
+
+        if self.streams is None:
+            self.streams = await asyncio.open_connection("127.0.0.1", self.port)
+        reader, writer = self.streams
+        data = b"" if body is None else json.dumps(body).encode()
+        auth = f"Authorization: Bearer {token}\r\n" if token else ""
+        writer.write(
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\n{auth}\r\n".encode()
+            + data
+        )
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        headers = dict(
+            (name.strip().lower(), value.strip())
+            for name, value in (line.split(":", 1) for line in head[1:] if line)
+        )
+        payload = await reader.readexactly(int(headers["content-length"]))
+        return int(head[0].split()[1]), headers, json.loads(payload)
+
+    def close(self) -> None:
+        """Close the connection."""
+        if self.streams is not None:
+            self.streams[1].close()
+
+
 async def _load(
-    base: str, pid: int, game_name: str, clients: int, idle_games: int, think_ms: float
+    port: int, pid: int, game_name: str, clients: int, idle_games: int, think_ms: float
 ) -> dict[str, Any]:
     import asyncio
-
-    import httpx
 
     lat: list[float] = []  # ms per request, AI thinking excluded
     total: list[float] = []
     server: list[float] = []  # ms the server itself spent on each request, AI excluded
 
-    async def request(c: httpx.AsyncClient, method: str, url: str, **kw: Any) -> Any:
+    async def request(c: _Connection, method: str, url: str, **kw: Any) -> Any:
         t = time.perf_counter()
-        res = await c.request(method, url, **kw)
+        status, headers, data = await c.request(method, url, **kw)
         ms = (time.perf_counter() - t) * 1000
-        res.raise_for_status()
-        timing = dict(
-            part.strip().split(";dur=") for part in res.headers["server-timing"].split(",")
-        )
+        if status >= 400:
+            raise RuntimeError(f"{method} {url}: {status} {data}")
+        timing = dict(part.strip().split(";dur=") for part in headers["server-timing"].split(","))
         ai = float(timing.get("ai", 0.0))
         lat.append(ms - ai)
         total.append(ms)
         server.append(float(timing["app"]) - ai)
-        return res.json()
+        return data
 
-    async def player(c: httpx.AsyncClient, seed: int, think: float) -> None:
+    async def player(seed: int, think: float) -> None:
         # as the play page does: create the deal, read it once, then post each move
         rng = random.Random(seed)
+        c = _Connection(port)
         await asyncio.sleep(think * rng.random() * 6 / 1000)  # players arrive over a moment
-        data = await request(c, "POST", "/api/games", json={"game": game_name, "seed": seed})
-        h = {"Authorization": f"Bearer {data['token']}"}
+        data = await request(c, "POST", "/api/games", body={"game": game_name, "seed": seed})
+        token = data["token"]
         url = f"/api/games/{data['id']}"
-        await request(c, "GET", url, headers=h)
+        await request(c, "GET", url, token=token)
         version, v = data["version"], data["view"]
         while not v["over"]:
             await asyncio.sleep(think * (0.5 + rng.random()) / 1000)
-            body = await request(c, "POST", f"{url}/actions", headers=h,
-                                 json={"action": v["legal"][0], "version": version})  # fmt: skip
+            move = {"action": v["legal"][0], "version": version}
+            body = await request(c, "POST", f"{url}/actions", body=move, token=token)
             version, v = body["version"], body["view"]
+        c.close()
 
-    limits = httpx.Limits(max_connections=clients + 10)
-    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as c:
-        await player(c, 0, 0.0)  # warm up the server and its AI workers
-        lat.clear()
-        total.clear()
-        server.clear()
-        start = time.perf_counter()
-        await asyncio.gather(*(player(c, 1 + i, think_ms) for i in range(clients)))
-        elapsed = time.perf_counter() - start
-        before = _rss_kb(pid)
-        for i in range(idle_games):  # games left in the middle of a deal
-            await c.post("/api/games", json={"game": game_name, "seed": 10_000 + i})
-        after = _rss_kb(pid)
+    await player(0, 0.0)  # warm up the server and its AI workers
+    lat.clear()
+    total.clear()
+    server.clear()
+    start = time.perf_counter()
+    await asyncio.gather(*(player(1 + i, think_ms) for i in range(clients)))
+    elapsed = time.perf_counter() - start
+    before = _rss_kb(pid)
+    idle = _Connection(port)
+    for i in range(idle_games):  # games left in the middle of a deal
+        await idle.request("POST", "/api/games", body={"game": game_name, "seed": 10_000 + i})
+    idle.close()
+    after = _rss_kb(pid)
     q = statistics.quantiles(lat, n=100)
     qt = statistics.quantiles(total, n=100)
     qs = statistics.quantiles(server, n=100)

@@ -10,6 +10,7 @@ actions for the same version apply exactly once.
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import time
 from collections import OrderedDict
@@ -63,6 +64,19 @@ def rebuild(rules: TrickGame, seed: int, actions: tuple[tuple[int, str], ...]) -
             raise ValueError(f"stored action {code} by seat {seat} is out of turn")
         state = rules.apply(state, rules.parse_action(code))
     return state
+
+
+def prepare_worker(niceness: int) -> None:
+    """Set up an AI worker process: a lower priority, the rules and the bots loaded."""
+    os.nice(niceness)
+    for name in GAMES:
+        game(name)
+    import tarocchi.bots.hints  # noqa: F401  (the search behind the levels and the hints)
+
+
+def worker_ready() -> int:
+    """Return the worker's process id (submitted once per worker to start them all)."""
+    return os.getpid()
 
 
 def ai_turns(

@@ -2,27 +2,56 @@
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tarocchi.games import GAMES, game
-from tarocchi.web.api import Games, make_router
+from tarocchi.web.api import Games, make_router, prepare_worker, worker_ready
 from tarocchi.web.pages import router as pages_router
 from tarocchi.web.store import Store, default_path
 from tarocchi.web.svg import card_back_svg, card_svg
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=HERE / "templates")
+# AI workers run at a lower priority: a request that only reads or applies a move must not
+# wait for a core behind another game's search
+AI_NICENESS = 10
+
+
+class ServerTiming:
+    """ASGI middleware: add the server's own time for each request to its Server-Timing
+    header (after the AI's share, if the route reported one)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+
+        async def timed_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                app_ms = f"app;dur={(time.perf_counter() - start) * 1000:.1f}"
+                ai = headers.get("server-timing")
+                headers["Server-Timing"] = f"{ai}, {app_ms}" if ai else app_ms
+            await send(message)
+
+        await self.app(scope, receive, timed_send)
 
 
 def create_app(db_path: Path | str | None = None, ai_workers: int = 2) -> FastAPI:
@@ -33,7 +62,16 @@ def create_app(db_path: Path | str | None = None, ai_workers: int = 2) -> FastAP
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(path)
-        pool = ProcessPoolExecutor(ai_workers, mp_context=multiprocessing.get_context("spawn"))
+        pool = ProcessPoolExecutor(
+            ai_workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=prepare_worker,
+            initargs=(AI_NICENESS,),
+        )
+        # start every worker now (the pool spawns them one by one as work arrives), so the
+        # first players do not wait while a worker process starts and loads the bots
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(pool, worker_ready) for _ in range(ai_workers)))
         app.state.games = Games(store, pool)
         try:
             yield
@@ -44,16 +82,7 @@ def create_app(db_path: Path | str | None = None, ai_workers: int = 2) -> FastAP
     app = FastAPI(title="tarocchi", version="1", lifespan=lifespan)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
-    @app.middleware("http")
-    async def server_timing(request: Request, call_next: Any) -> Any:
-        """Report the server's own time for each request (with the AI's share, if any)."""
-        start = time.perf_counter()
-        response = await call_next(request)
-        app_ms = f"app;dur={(time.perf_counter() - start) * 1000:.1f}"
-        ai = response.headers.get("server-timing")
-        response.headers["Server-Timing"] = f"{ai}, {app_ms}" if ai else app_ms
-        return response
-
+    app.add_middleware(ServerTiming)
     app.include_router(make_router(lambda request: request.app.state.games))
     app.include_router(pages_router)
 
