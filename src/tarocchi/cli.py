@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from tarocchi.bots import LEVELS
 from tarocchi.games import GAMES
 
 
@@ -26,7 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play one deal in the terminal as South")
     play.add_argument("game", choices=sorted(GAMES))
     play.add_argument("--seed", type=int, default=None, help="deal number (random if omitted)")
-    play.add_argument("--level", default="heuristic", help="the AI players' bot")
+    play.add_argument(
+        "--level", default="normal", choices=sorted(LEVELS), help="how well the AI players play"
+    )
 
     arena = sub.add_parser("arena", help="duplicate match between two bots")
     arena.add_argument("game", choices=sorted(GAMES))

@@ -1,4 +1,5 @@
-"""Bots by name: `random`, `heuristic` (one per game), `easy`, `search`, `hard`, `oracle`."""
+"""Bots by name: `random`, `heuristic` (one per game), `easy`, `search`, `hard`, `oracle`;
+and the levels players choose from, each played by one of them (`normal` is `search`)."""
 
 from __future__ import annotations
 
@@ -28,11 +29,13 @@ LEVELS = {
 
 
 def make_bot(name: str, rules: TrickGame, seed: int = 0) -> Bot:
-    """Return a new bot of the given kind for a game, seeded."""
+    """Return a new bot of the given kind (a bot's name or a level's) for a game, seeded."""
+    key = name.strip().lower()
     try:
-        target = BOTS[name.strip().lower()].format(game=rules.name)
+        target = BOTS[LEVELS.get(key, key)].format(game=rules.name)
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOTS)}") from None
+        known = ", ".join(dict.fromkeys([*BOTS, *LEVELS]))
+        raise ValueError(f"unknown bot {name!r}; choose one of {known}") from None
     module, cls = target.split(":")
     bot: Bot = getattr(importlib.import_module(module), cls)(rules, seed)
     return bot

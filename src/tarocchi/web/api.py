@@ -33,7 +33,7 @@ from tarocchi.views import changes, refusals, to_json, view
 from tarocchi.web.store import GameRow, Store, token_hash
 
 HUMAN = 0
-DEFAULT_LEVEL = "heuristic"
+DEFAULT_LEVEL = "normal"
 CACHE_SIZE = 4096  # live states kept in memory; others are rebuilt from the log on demand
 
 Auth = Annotated[str | None, Header()]  # the "Authorization: Bearer <token>" header

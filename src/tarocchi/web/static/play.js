@@ -285,7 +285,7 @@ async function newDeal(seed) {
   state.busy = true;
   setPrompt("Shuffling…");
   try {
-    const body = { game: GAME };
+    const body = { game: GAME, level: el("level").value };
     if (seed !== undefined) body.seed = seed;
     const data = await api("POST", "/api/games", body);
     state.id = data.id;
@@ -531,6 +531,11 @@ async function start() {
   el("replay-next").addEventListener("click", () => stepReplay(replay.at + 1));
   el("replay-last").addEventListener("click", () => stepReplay(replay.steps.length));
   el("replay-close").addEventListener("click", () => el("replay-dialog").close());
+  el("level").value = localStorage.getItem("tarocchi-level") || "normal";
+  el("level").addEventListener("change", () => {
+    localStorage.setItem("tarocchi-level", el("level").value);
+    if (state.view && !state.view.over) setPrompt(`The ${el("level").value} level plays from your next deal.`);
+  });
   el("speed").value = localStorage.getItem("tarocchi-speed") || "1";
   el("speed").addEventListener("change", () => localStorage.setItem("tarocchi-speed", el("speed").value));
   document.addEventListener("keydown", onKey);
