@@ -172,3 +172,40 @@ def test_equivalent_merges_cards_in_sequence() -> None:
     assert ["SW-5", "SW-6", "SW-7"] in classes
     assert ["SW-9", "SW-10"] in classes
     assert ["SW-J"] in classes and ["SW-K"] in classes
+
+
+def test_lead_over_is_the_paired_difference() -> None:
+    from tarocchi.bots.search import Stat
+
+    a, b = Stat(), Stat()
+    for x, y in [(5.0, 1.0), (3.0, 2.0), (4.0, 0.0), (2.0, 2.0)]:
+        a.add(x)
+        b.add(y)
+    mean, se = a.lead_over(b)
+    assert mean == pytest.approx(2.25)  # differences 4, 1, 4, 0
+    assert se == pytest.approx((((1.75**2 + 1.25**2 + 1.75**2 + 2.25**2) / 3) / 4) ** 0.5)
+    assert a.count == 4 and a.total == 14.0
+
+
+class Confident(SearchBot):
+    """A search bot that leaves the heuristic's choice only on a clear lead."""
+
+    settings = Settings(playouts=400, seconds=5.0, confidence=1e9)
+
+
+def test_confidence_keeps_the_heuristic_choice_without_a_clear_lead() -> None:
+    # with an impossible confidence the search never overrules the heuristic bot; with none
+    # it does somewhere over these positions
+    rules = game("piedicavallo")
+    overruled = 0
+    for seed in range(6):
+        state = to_play_phase("piedicavallo", seed)
+        for _ in range(8):
+            v = view(state, state.to_move)
+            confident, quick = Confident(rules, seed), Quick(rules, seed)
+            heuristic = make_bot("heuristic", rules, 0).choose(v)
+            if len(v.legal) > 1:
+                assert confident.choose(v) == confident.fallback.choose(v)
+                overruled += quick.choose(v) != quick.fallback.choose(v)
+            state = rules.apply(state, heuristic)
+    assert overruled > 0
