@@ -137,3 +137,22 @@ def test_phone_sized_screen_and_last_trick(browser: Browser, server: str) -> Non
     assert width <= 400  # no sideways scrolling on a phone
     alts = page.eval_on_selector_all(".hand-card img", "imgs => imgs.map(i => i.alt)")
     assert alts and all(" " in a for a in alts)  # card names, not codes, as accessible text
+
+
+def test_level_choice_sets_the_next_deal(browser: Browser, server: str) -> None:
+    page = open_table(browser, server, "ottocento", seed=5)
+    game_level = """async () => {
+        const saved = JSON.parse(localStorage.getItem('tarocchi-ottocento'));
+        const res = await fetch(`/api/games/${saved.id}`,
+                                {headers: {Authorization: `Bearer ${saved.token}`}});
+        return (await res.json()).view.level;
+    }"""
+    assert page.evaluate(game_level) == "normal"  # the default level
+    saved_id = "JSON.parse(localStorage.getItem('tarocchi-ottocento')).id"
+    first = page.evaluate(saved_id)
+    page.select_option("#level", "easy")
+    page.click("#new-deal")
+    page.wait_for_function(f"() => {saved_id} !== {first!r}")
+    assert page.evaluate(game_level) == "easy"
+    assert page.evaluate("localStorage.getItem('tarocchi-level')") == "easy"
+    assert not page.errors  # type: ignore[attr-defined]

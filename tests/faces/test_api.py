@@ -117,6 +117,14 @@ def test_bad_actions_change_nothing(client: TestClient) -> None:
     assert after["version"] == version and after["view"] == v
 
 
+def test_the_default_level_is_normal(client: TestClient) -> None:
+    res = client.post("/api/games", json={"game": "piedicavallo", "seed": 3})
+    assert res.status_code == 201 and res.json()["view"]["level"] == "normal"
+    for level in ("easy", "hard"):
+        res = client.post("/api/games", json={"game": "piedicavallo", "level": level, "seed": 3})
+        assert res.status_code == 201 and res.json()["view"]["level"] == level
+
+
 def test_bad_creation_requests(client: TestClient) -> None:
     assert client.post("/api/games", json={"game": "scopa"}).status_code == 422
     assert client.post("/api/games", json={"game": "piedicavallo", "level": "god"}).status_code \
