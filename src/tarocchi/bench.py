@@ -43,35 +43,40 @@ def playouts_per_second(game_name: str, seconds: float) -> tuple[float, int]:
 
 
 def bot_decision_ms(
-    game_name: str, bot: str, seconds: float, min_decisions: int = 0
+    game_name: str, bot: str, seconds: float, sample: float = 1.0
 ) -> dict[str, float]:
-    """Time a bot's decisions over seeded deals (all four seats the bot); return p50/p95 in ms.
+    """Time a bot's decisions over seeded deals for about `seconds`; return p50/p95 in ms.
 
-    Whole deals are timed unless min_decisions is set: then the timing stops at the first
-    decision after `seconds` once that many decisions were timed (for slow bots). Search
-    bots also report their playouts per second of thinking."""
+    With sample 1 the bot plays all four seats of whole deals. A slow bot is timed on a
+    random share `sample` of the decisions of deals the heuristic bot plays, so that its
+    few timed decisions still spread over every stage of the deal (the first tricks,
+    with the most cards out, cost a search the most). Search bots also report their
+    playouts per second of thinking."""
     rules = game(game_name)
     bots = [make_bot(bot, rules, seed) for seed in range(4)]
+    movers = bots if sample >= 1 else [make_bot("heuristic", rules, s) for s in range(4)]
+    pick = random.Random(1)
     times: list[float] = []
     playouts = 0
     busy = 0.0  # seconds spent in decisions that ran playouts
     deadline = time.perf_counter() + seconds
     seed = 0
-    while time.perf_counter() < deadline or len(times) < max(2, min_decisions):
+    while time.perf_counter() < deadline or len(times) < 2:
         state = rules.deal(10_000 + seed)
         while state.to_move is not None:
             v = rules.view(state, state.to_move)
-            t = time.perf_counter()
-            action = bots[state.to_move].choose(v)
-            dt = time.perf_counter() - t
-            times.append(dt * 1000)
-            done = getattr(bots[state.to_move], "last_playouts", 0)
-            if done:
-                playouts += done
-                busy += dt
+            if sample >= 1 or pick.random() < sample:
+                t = time.perf_counter()
+                action = bots[state.to_move].choose(v)
+                dt = time.perf_counter() - t
+                times.append(dt * 1000)
+                done = getattr(bots[state.to_move], "last_playouts", 0)
+                if done:
+                    playouts += done
+                    busy += dt
+            if sample < 1:
+                action = movers[state.to_move].choose(v)
             state = rules.apply(state, action)
-            if min_decisions and len(times) >= min_decisions and time.perf_counter() > deadline:
-                break
         seed += 1
     q = statistics.quantiles(times, n=100)
     out = {"p50": round(q[49], 3), "p95": round(q[94], 3), "decisions": len(times)}
@@ -80,7 +85,7 @@ def bot_decision_ms(
     return out
 
 
-def run(game_name: str, seconds: float = 3.0) -> dict[str, Any]:
+def run(game_name: str, seconds: float = 3.0, ai_seconds: float = 20.0) -> dict[str, Any]:
     """Return the benchmark report of a game (DESIGN.md's bench JSON)."""
     # best of three runs: this kind of machine's speed drifts by tens of percent
     rates = [playouts_per_second(game_name, seconds / 3)[0] for _ in range(3)]
@@ -95,7 +100,10 @@ def run(game_name: str, seconds: float = 3.0) -> dict[str, Any]:
     # the levels offered to players (issue 6): decision times, and the search's speed
     levels: dict[str, dict[str, float]] = {}
     for level in ("easy", "normal", "hard"):
-        timing = bot_decision_ms(game_name, LEVELS[level], seconds, min_decisions=8)
+        slow = level != "easy"
+        timing = bot_decision_ms(
+            game_name, LEVELS[level], ai_seconds if slow else seconds, 0.25 if slow else 1.0
+        )
         levels[level] = {
             "ai_ms_p50": timing["p50"],
             "ai_ms_p95": timing["p95"],

@@ -46,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     bench.add_argument(
+        "--ai-seconds", type=float, default=20.0, help="time per search level's timing"
+    )
+    bench.add_argument(
         "--load", type=int, default=0, metavar="CLIENTS",
         help="also run CLIENTS scripted web players against a real `tarocchi serve`",
     )  # fmt: skip
@@ -96,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "bench":
         from tarocchi.bench import run as run_bench
 
-        report = run_bench(args.game, args.seconds)
+        report = run_bench(args.game, args.seconds, args.ai_seconds)
         if args.load:
             from tarocchi.bench import web_load
 

@@ -49,9 +49,14 @@ def test_replay_reports_a_tampered_record(
 
 
 def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "piedicavallo", "--json", "--seconds", "0.6"]) == 0
+    assert main(["bench", "piedicavallo", "--json", "--seconds", "0.6", "--ai-seconds", "0.6"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["game"] == "piedicavallo" and out["playouts_per_s"] > 0
+    for level in ("easy", "normal", "hard"):
+        timing = out["levels"][level]
+        assert 0 < timing["ai_ms_p50"] <= timing["ai_ms_p95"] and timing["decisions"] >= 2
+    assert out["levels"]["normal"]["search_playouts_per_s"] > 0
+    assert out["ai_ms_p95"] == out["levels"]["normal"]["ai_ms_p95"]  # the default level
 
 
 def test_play_as_a_subprocess() -> None:
