@@ -91,6 +91,7 @@ class Policy:
         duck = tuple(duck_cost(c) for c in range(pack.size))
         load = tuple(load_value(c) for c in range(pack.size))
         self.duck, self.load = duck, load
+        self.groups, self.cheap_trumps = groups, cheap_trumps
 
         def min_duck(m: int) -> int:
             """Return the card of m cheapest to give to a lost trick."""

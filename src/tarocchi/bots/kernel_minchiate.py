@@ -333,4 +333,12 @@ def playout(
     return objective(rns, rew, raw)
 
 
-__all__ = ["Pos", "from_state", "legal", "play", "playout", "totals"]
+def seeded_playout(
+    pos: Pos, seed: int, eps: float = 0.0, policy: Policy = POLICY, moves: list[int] | None = None
+) -> tuple[float, float]:
+    """Play the deal to its end as `playout` does, with random moves fixed by the seed (the
+    97-card masks do not fit the compiled playouts' 64-bit words)."""
+    return playout(pos, random.Random(seed), eps, moves, policy)
+
+
+__all__ = ["Pos", "from_state", "legal", "play", "playout", "seeded_playout", "totals"]

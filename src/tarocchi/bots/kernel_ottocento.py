@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
+from tarocchi.bots import compiled
 from tarocchi.bots.kernel_common import Policy, beat_table, random_card
 from tarocchi.cards import BIT, iter_bits, popcount
 from tarocchi.games.base import Result
@@ -60,6 +61,7 @@ BEAT = _beat_table()
 POLICY = Policy(PACK, BEAT, POINTS)
 # the playout players who see only which cards are out (an experiment: see search.py)
 COUNTING = Policy(PACK, BEAT, POINTS, clairvoyant=False)
+COMPILED = compiled.tables(PACK, BEAT, LED_MASK, POLICY)
 
 
 class Pos(NamedTuple):
@@ -363,6 +365,42 @@ def playout(
         last = p = top_seat
         top, top_seat, led, n, cards = -1, -1, 0, 0, 0
     return score(piles, won[1], (owner, taker), last, declared, pos.dealer, pos.discard)
+
+
+def seeded_playout(
+    pos: Pos, seed: int, eps: float = 0.0, policy: Policy = POLICY, moves: list[int] | None = None
+) -> tuple[int, int]:
+    """Play the deal to its end as `playout` does, compiled (`tarocchi.bots.compiled`): the
+    same players and declarations, with random moves (chance eps) fixed by the seed;
+    return the final (NS, EW) totals. The actions taken are appended to moves if given."""
+    p = pos.to_move
+    if p < 0:
+        return totals(pos)
+    declared = [pos.declared[0], pos.declared[1]]
+    declaring = 0  # rules §3: in trick 1 every seat yet to decide declares what it holds
+    if not pos.won[0] + pos.won[1]:
+        for s in range(4):
+            if not pos.decided >> s & 1:
+                value = combination_value(pos.hands[s])
+                if value:
+                    declared[s & 1] += value
+                    declaring |= 1 << s
+    out = compiled.playout(
+        COMPILED, policy is POLICY, pos.hands, p, pos.trick, pos.won, eps, seed,
+        moves is not None,
+    )  # fmt: skip
+    if moves is not None:
+        for i, card in enumerate(out.moves):
+            seat = (p + i) & 3
+            if i < 4 and declaring >> seat & 1:
+                moves.append(DECLARE_ACTION)  # before its first card (trick 1 only)
+            moves.append(card)
+    piles = [pos.piles[0] | out.piles[0], pos.piles[1] | out.piles[1]]
+    matto = pos.matto
+    if out.owner >= 0:
+        piles[out.owner & 1] |= MATTO_BIT  # rules §4: the Matto returns to its team
+        matto = (out.owner, out.taker)
+    return score(piles, out.won[1], matto, out.last, declared, pos.dealer, pos.discard)
 
 
 __all__ = ["PASS_ACTION", "Pos", "from_state", "legal", "play", "playout", "totals"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
+from tarocchi.bots import compiled
 from tarocchi.bots.kernel_common import Policy, beat_table, random_card
 from tarocchi.cards import iter_bits, popcount
 from tarocchi.games.base import Result
@@ -48,6 +49,7 @@ BEAT = beat_table(PACK)
 POLICY = Policy(PACK, BEAT, POINTS)
 # the playout players who see only which cards are out (an experiment: see search.py)
 COUNTING = Policy(PACK, BEAT, POINTS, clairvoyant=False)
+COMPILED = compiled.tables(PACK, BEAT, LED_MASK, POLICY)
 
 
 class Pos(NamedTuple):
@@ -249,6 +251,31 @@ def playout(
     if won[0] == 0:
         return 0, TOTAL
     if won[1] == 0:
+        return TOTAL, 0
+    return pts[0], pts[1]
+
+
+def seeded_playout(
+    pos: Pos, seed: int, eps: float = 0.0, policy: Policy = POLICY, moves: list[int] | None = None
+) -> tuple[int, int]:
+    """Play the deal to its end as `playout` does, compiled (`tarocchi.bots.compiled`): the
+    same players, with random moves (chance eps) fixed by the seed; return the final (NS,
+    EW) totals. The cards played are appended to moves if given."""
+    if pos.to_move < 0:
+        return totals(pos)
+    out = compiled.playout(
+        COMPILED, policy is POLICY, pos.hands, pos.to_move, pos.trick, pos.won, eps, seed,
+        moves is not None,
+    )  # fmt: skip
+    if moves is not None:
+        moves.extend(out.moves)
+    pts = [pos.points[t] + PACK.points_of(out.piles[t]) for t in (0, 1)]
+    if out.owner >= 0:
+        pts[out.owner & 1] += POINTS[MATTO]  # rules §3: the Matto stays with its team
+    # rules §4: a team that won no trick gives everything up
+    if out.won[0] == 0:
+        return 0, TOTAL
+    if out.won[1] == 0:
         return TOTAL, 0
     return pts[0], pts[1]
 
