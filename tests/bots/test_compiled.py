@@ -1,10 +1,10 @@
 """The compiled playouts play exactly like the Python kernels and score like the rules.
 
-For Piedicavallo and Ottocento (packs that fit 64-bit masks): without random moves a
-compiled playout must choose, action for action, what the Python kernel's greedy
-players choose (seeing every hand, or counting cards only) and reach the same
-totals; with random moves every playout must be a legal sequence of actions that the
-rules score exactly as the compiled playout does.
+For every game (Piedicavallo and Ottocento on one-word masks, Minchiate on two-word
+masks): without random moves a compiled playout must choose, action for action,
+what the Python kernel's greedy players choose (seeing every hand, or counting
+cards only) and reach the same value; with random moves every playout must be a
+legal sequence of actions that the rules score exactly as the compiled playout does.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from tarocchi.bots.search import kernel
 from tarocchi.games import game
 from tests.bots.test_search import to_play_phase
 
-GAMES = ["piedicavallo", "ottocento"]
+GAMES = ["piedicavallo", "ottocento", "minchiate"]
 
 
 def positions(name: str, seeds: range, every: int) -> list[tuple[Any, Any]]:
@@ -42,14 +42,22 @@ def positions(name: str, seeds: range, every: int) -> list[tuple[Any, Any]]:
     return out
 
 
-def start_of_declarations(name: str, seed: int) -> Any:
-    """Return a deal stopped at its first decision after the discard (Ottocento: the
-    first declaration, when a player holds a combination)."""
+def starts(name: str, count: int) -> list[tuple[Any, Any]]:
+    """Return deals stopped at their first decision after the discard, for the games whose
+    kernel plays from there (Ottocento: the first declaration, when a player holds a
+    combination; Minchiate's kernel starts at the first lead)."""
+    if name == "minchiate":
+        return []
     rules = game(name)
-    state = rules.deal(seed)
-    while rules.phase_name(state) == "discard":
-        state = rules.apply(state, rules.legal_actions(state)[0])
-    return state
+    k = kernel(name)
+    assert k is not None
+    out = []
+    for seed in range(count):
+        state = rules.deal(seed)
+        while rules.phase_name(state) == "discard":
+            state = rules.apply(state, rules.legal_actions(state)[0])
+        out.append((state, k.from_state(state)))
+    return out
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -57,8 +65,7 @@ def test_compiled_greedy_playouts_are_the_python_playouts(name: str) -> None:
     k = kernel(name)
     assert k is not None
     checked = 0
-    starts = [(s, k.from_state(s)) for s in (start_of_declarations(name, i) for i in range(40))]
-    for _, pos in positions(name, range(120), every=5) + starts:
+    for _, pos in positions(name, range(120), every=5) + starts(name, 40):
         for policy in (k.POLICY, k.COUNTING):
             py_moves: list[int] = []
             fast_moves: list[int] = []
@@ -78,17 +85,18 @@ def test_compiled_random_playouts_are_legal_and_scored_like_the_rules(
     k = kernel(name)
     assert k is not None
     different = set()
-    starts = [(s, k.from_state(s)) for s in (start_of_declarations(name, i) for i in range(20))]
-    for i, (state, pos) in enumerate(positions(name, range(120, 200), every=9) + starts):
+    for i, (state, pos) in enumerate(positions(name, range(120, 200), every=9) + starts(name, 20)):
         moves: list[int] = []
         seed = (i * 0x9E3779B97F4A7C15) % (1 << 64)  # full 64-bit seeds, as the search's
-        totals = k.seeded_playout(pos, seed, eps, k.POLICY if i % 2 else k.COUNTING, moves)
-        end = state
+        value = k.seeded_playout(pos, seed, eps, k.POLICY if i % 2 else k.COUNTING, moves)
+        end, kend = state, pos
         for action in moves:
             assert action in rules.legal_actions(end)
             end = rules.apply(end, action)
+            kend = k.play(kend, action)
         assert end.to_move is None
-        assert totals == k.result_totals(rules.result(end))
+        assert k.totals(kend) == k.result_totals(rules.result(end))  # the kernel scores alike
+        assert value == k.value(kend)  # and the compiled playout reached that end
         different.add(tuple(moves))
     assert len(different) > 80  # the random moves differ from playout to playout
 
@@ -109,8 +117,12 @@ def test_the_seed_fixes_the_random_moves(name: str) -> None:
     assert runs[1] != runs[2]
 
 
-def test_a_pack_too_large_for_the_masks_is_refused() -> None:
+def test_packs_are_given_the_masks_they_fit() -> None:
+    from tarocchi.bots import compiled_minchiate
     from tarocchi.bots import kernel_minchiate as km
+    from tarocchi.bots import kernel_piedicavallo as kp
 
     with pytest.raises(ValueError, match="does not fit"):
         compiled.tables(km.PACK, km.BEAT, km.LED_MASK, km.POLICY)
+    with pytest.raises(ValueError, match="two-word masks"):
+        compiled_minchiate.tables(kp.PACK, kp.BEAT, kp.POINTS, kp.POLICY)

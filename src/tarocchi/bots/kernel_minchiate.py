@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
+from tarocchi.bots import compiled_minchiate
 from tarocchi.bots.kernel_common import Policy, beat_table, random_card
 from tarocchi.cards import BIT, popcount
 from tarocchi.games.base import Result
@@ -58,6 +59,7 @@ BEAT = beat_table(PACK)
 POLICY = Policy(PACK, BEAT, POINTS)
 # the playout players who see only which cards are out (an experiment: see search.py)
 COUNTING = Policy(PACK, BEAT, POINTS, clairvoyant=False)
+COMPILED = compiled_minchiate.tables(PACK, BEAT, CAPTURE_POINTS, POLICY)
 
 
 class Pos(NamedTuple):
@@ -336,9 +338,19 @@ def playout(
 def seeded_playout(
     pos: Pos, seed: int, eps: float = 0.0, policy: Policy = POLICY, moves: list[int] | None = None
 ) -> tuple[float, float]:
-    """Play the deal to its end as `playout` does, with random moves fixed by the seed (the
-    97-card masks do not fit the compiled playouts' 64-bit words)."""
-    return playout(pos, random.Random(seed), eps, moves, policy)
+    """Play the deal to its end as `playout` does, compiled (`compiled_minchiate`): the same
+    players, with random moves (chance eps) fixed by the seed; return each team's value.
+    The cards played are appended to moves if given."""
+    if pos.to_move < 0:
+        return value(pos)
+    out = compiled_minchiate.playout(
+        COMPILED, policy is POLICY, pos.hands, pos.to_move, pos.trick, pos.piles, pos.won,
+        pos.led, pos.ledger, pos.last, eps, seed, moves is not None,
+    )  # fmt: skip
+    if moves is not None:
+        moves.extend(out.moves)
+    rns, rew, _, _, raw = outcome(out.piles, out.ledger, out.last)
+    return objective(rns, rew, raw)
 
 
 __all__ = ["Pos", "from_state", "legal", "play", "playout", "seeded_playout", "totals"]
