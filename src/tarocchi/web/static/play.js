@@ -245,6 +245,13 @@ async function animate(events) {
 
 // -- the player's choices -----------------------------------------------------------------------
 
+// While a request is out, nothing in the hand is playable and the hint waits for the answer.
+function setBusy(on) {
+  state.busy = on;
+  el("hint").disabled = on;
+  if (on) for (const card of el("hand").querySelectorAll(".legal")) card.classList.remove("legal");
+}
+
 async function choose(code) {
   const view = state.view;
   if (!view || state.busy || view.over) return;
@@ -256,7 +263,7 @@ async function choose(code) {
     setPrompt(view.illegal[code] ? `Not allowed: ${view.illegal[code]}.` : "Not allowed now.", "warn");
     return;
   }
-  state.busy = true;
+  setBusy(true);
   setPrompt("…");
   try {
     const data = await api("POST", `/api/games/${state.id}/actions`, { action: code, version: state.version });
@@ -267,7 +274,7 @@ async function choose(code) {
     setPrompt(`The server refused: ${err.message}`, "warn");
     if (err.status === 409) await reload();
   } finally {
-    state.busy = false;
+    setBusy(false);
   }
 }
 
@@ -282,7 +289,7 @@ async function newDeal(seed) {
   el("log").replaceChildren();
   state.record = null;
   state.token = null;
-  state.busy = true;
+  setBusy(true);
   setPrompt("Shuffling…");
   try {
     const body = { game: GAME, level: el("level").value };
@@ -307,7 +314,7 @@ async function newDeal(seed) {
   } catch (err) {
     setPrompt(`Could not start a deal: ${err.message}`, "warn");
   } finally {
-    state.busy = false;
+    setBusy(false);
   }
 }
 
