@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.stamp-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: serve test bench lint clean
+.PHONY: serve test bench lint messages clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,11 @@ $(CHROMIUM):
 
 test: lint | $(CHROMIUM)
 	$(VENV)/bin/pytest -n 2
+
+# After changing user-facing strings: extract them, merge them into every language's
+# catalog and compile (translators then fill in src/tarocchi/locale/*/LC_MESSAGES/*.po).
+messages: $(STAMP)
+	$(PY) -m tarocchi.catalogs
 
 bench: $(STAMP)
 	$(VENV)/bin/tarocchi bench piedicavallo

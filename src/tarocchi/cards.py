@@ -12,13 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from tarocchi.i18n import N_, Msg
+
 SWORDS, BATONS, CUPS, COINS, TRUMPS, FOOL = range(6)
 SUIT_CODES = ("SW", "BA", "CU", "CO")
-SUIT_NAMES_EN = ("Swords", "Batons", "Cups", "Coins", "Trumps", "the Matto")
+SUIT_NAMES_EN = (N_("Swords"), N_("Batons"), N_("Cups"), N_("Coins"), N_("Trumps"), N_("the Matto"))
 SUIT_NAMES_IT = ("Spade", "Bastoni", "Coppe", "Denari", "Trionfi", "il Matto")
 
-SEATS = ("South", "East", "North", "West")
-TEAMS = ("NS", "EW")
+SEATS = (N_("South"), N_("East"), N_("North"), N_("West"))
+TEAMS = (N_("NS"), N_("EW"))
 
 
 def team_of(seat: int) -> int:
@@ -128,7 +130,9 @@ class Pack:
         try:
             return self.by_code[code.strip().upper()]
         except KeyError:
-            raise ValueError(f"no card {code!r} in the {self.name} pack") from None
+            raise ValueError(
+                Msg("no card %(code)s in the %(pack)s pack", code=repr(code), pack=self.name)
+            ) from None
 
     def mask(self, codes: Iterable[str]) -> int:
         """Return the mask of the given codes."""

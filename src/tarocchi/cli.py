@@ -10,6 +10,7 @@ from pathlib import Path
 
 from tarocchi.bots import LEVELS
 from tarocchi.games import GAMES
+from tarocchi.i18n import LANGUAGES, from_environment
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,6 +30,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="deal number (random if omitted)")
     play.add_argument(
         "--level", default="normal", choices=sorted(LEVELS), help="how well the AI players play"
+    )
+    play.add_argument(
+        "--lang",
+        default=None,
+        choices=sorted(LANGUAGES),
+        help="the language to play in (default: from LANG, else English)",
     )
 
     arena = sub.add_parser("arena", help="duplicate match between two bots")
@@ -75,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "play":
         from tarocchi.terminal import play_terminal
 
-        return play_terminal(args.game, args.seed, args.level, sys.stdin, sys.stdout)
+        lang = args.lang or from_environment()
+        return play_terminal(args.game, args.seed, args.level, sys.stdin, sys.stdout, lang)
     if args.command == "arena":
         from tarocchi.arena import run as run_arena
 

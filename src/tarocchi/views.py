@@ -16,6 +16,7 @@ from typing import Any
 from tarocchi.cards import SEATS, TEAMS, Pack, bits, popcount
 from tarocchi.games import game
 from tarocchi.games.base import Event, GameState, Result, TrickGame
+from tarocchi.i18n import Msg, Translator, translator
 
 Trick = tuple[tuple[int, int], ...]
 
@@ -75,6 +76,9 @@ def _or(masks: tuple[int, ...]) -> int:
     return m
 
 
+ENGLISH = translator("en")
+
+
 def view(state: GameState, seat: int) -> View:
     """Return what seat may know of state."""
     rules = game(state.GAME)
@@ -107,8 +111,9 @@ def view(state: GameState, seat: int) -> View:
     )
 
 
-def to_json(v: View) -> dict[str, Any]:
-    """Return a JSON-ready form of a view, with cards and actions as text codes."""
+def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
+    """Return a JSON-ready form of a view, with cards and actions as text codes and the
+    texts (events, the result's lines) in tr's language."""
     rules = v.rules
     codes = rules.pack.codes
 
@@ -133,36 +138,37 @@ def to_json(v: View) -> dict[str, Any]:
             {"plays": plays(t), "winner": w} for t, w in zip(v.tricks, v.winners, strict=True)
         ],
         "won": {TEAMS[t]: cards(v.won[t]) for t in (0, 1)},
-        "events": [event_to_json(rules.pack, e) for e in v.events],
+        "events": [event_to_json(rules.pack, e, tr) for e in v.events],
         "shown": [cards(m) for m in v.shown],
         "private": cards(v.private),
         "over": v.result is not None,
     }
     if v.result is not None:
-        out["result"] = result_to_json(rules, v.result)
+        out["result"] = result_to_json(rules, v.result, tr)
     return out
 
 
-def event_to_json(pack: Pack, e: Event) -> dict[str, Any]:
-    """Return a JSON-ready form of a public event."""
+def event_to_json(pack: Pack, e: Event, tr: Translator = ENGLISH) -> dict[str, Any]:
+    """Return a JSON-ready form of a public event, its text in tr's language."""
     return {
         "kind": e.kind,
         "seat": e.seat,
         "cards": pack.codes_of(e.cards),
         "value": e.value,
-        "text": e.text,
+        "text": tr.text(e.text),
     }
 
 
-def changes(before: View | None, after: View) -> list[dict[str, Any]]:
+def changes(before: View | None, after: View, tr: Translator = ENGLISH) -> list[dict[str, Any]]:
     """Return what became visible to a seat between two of its views, in order, JSON-ready:
-    new public events, card plays, and finished tricks with their winner and card points."""
+    new public events (texts in tr's language), card plays, and finished tricks with their
+    winner and card points."""
     rules = after.rules
     pack = rules.pack
     out: list[dict[str, Any]] = []
     seen_events = len(before.events) if before else 0
     for e in after.events[seen_events:]:
-        out.append({"type": "event", **event_to_json(pack, e)})
+        out.append({"type": "event", **event_to_json(pack, e, tr)})
     old_plays = sum(len(t) for t in before.tricks) + len(before.trick) if before else 0
     plays = [p for t in after.tricks for p in t] + list(after.trick)
     for i in range(old_plays, len(plays)):
@@ -185,26 +191,32 @@ def refusals(state: GameState, seat: int) -> dict[int, str]:
     return {c: rules.illegal_reason(state, c) for c in bits(state.hands[seat]) if c not in legal}
 
 
-def result_to_json(rules: TrickGame, r: Result) -> dict[str, Any]:
-    """Return a JSON-ready form of a result."""
+def result_to_json(rules: TrickGame, r: Result, tr: Translator = ENGLISH) -> dict[str, Any]:
+    """Return a JSON-ready form of a result, its lines in tr's language."""
     out: dict[str, Any] = {
         "ns": r.ns,
         "ew": r.ew,
         "winner": r.winner,
-        "lines": [{"label": x.label, "ns": x.ns, "ew": x.ew, "note": x.note} for x in r.lines],
+        "lines": [
+            {"label": tr.text(x.label), "ns": x.ns, "ew": x.ew, "note": tr.text(x.note)}
+            for x in r.lines
+        ],
         "piles": {TEAMS[t]: rules.pack.codes_of(r.piles[t]) for t in (0, 1)},
     }
     for key, value in r.extra:
-        out[key] = _plain(value)
+        out[key] = _plain(value, tr)
     return out
 
 
-def _plain(value: Any) -> Any:
-    """Return value with tuples turned into lists, as JSON would read it back."""
+def _plain(value: Any, tr: Translator) -> Any:
+    """Return value with tuples turned into lists, as JSON would read it back, and texts in
+    tr's language."""
     if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
+        return [_plain(v, tr) for v in value]
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: _plain(v, tr) for k, v in value.items()}
+    if isinstance(value, Msg):
+        return tr.text(value)
     return value
 
 

@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.testclient import TestClient
 
 import tarocchi
+from tarocchi.i18n import LANGUAGES
 from tarocchi.web import content, pages
 
 STATIC = Path(pages.__file__).parent / "static"
@@ -120,6 +121,8 @@ def route_exists(client: TestClient, link: str, page: Page) -> bool:
     """Tell whether an internal link points at a route of the app (or an id on the page)."""
     if link.startswith("#"):
         return link[1:] in page.ids
+    if m := re.fullmatch(r"\?lang=([a-z]+)", link):  # the language switcher: this page
+        return m[1] in LANGUAGES
     if link in ("/", "/static/site.css"):
         return client.get(link).status_code == 200
     if m := re.fullmatch(r"/traditions/([a-z-]+)", link):

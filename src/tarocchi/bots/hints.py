@@ -19,6 +19,7 @@ from tarocchi.bots import make_bot
 from tarocchi.bots.inference import partner
 from tarocchi.bots.search import SearchBot, Stat
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS
+from tarocchi.i18n import Msg, nmsg
 from tarocchi.views import View
 
 
@@ -75,42 +76,59 @@ def reason(view: View, action: int) -> str:
     pack = rules.pack
     if action >= pack.size:
         return _extra_reason(rules.action_code(action))
-    name = pack.cards[action].name_en
+    name = pack.cards[action]
     points = pack.points[action]
     if view.phase == "discard":
         if view.game == "minchiate":
-            return f"discard the {name}: it is worthless and goes to the Fola"
-        worth = f"banks {points} point{'s' * (points != 1)} for your team"
-        return f"discard the {name}: {worth} and shortens your hand"
+            return Msg("discard the %(card)s: it is worthless and goes to the Fola", card=name)
+        return nmsg(
+            "discard the %(card)s: banks %(n)d point for your team and shortens your hand",
+            "discard the %(card)s: banks %(n)d points for your team and shortens your hand",
+            points,
+            card=name,
+        )
     suit = pack.suit_of[action]
     mate = partner(view.seat)
     if suit == FOOL:
         if not view.trick:
-            return "lead the Matto: it cannot win, so the next player chooses the suit"
-        return "play the Matto: it never wins, but its points stay with your team"
+            return Msg("lead the Matto: it cannot win, so the next player chooses the suit")
+        return Msg("play the Matto: it never wins, but its points stay with your team")
     if not view.trick:
         if _partner_led(view, suit, mate):
-            return f"lead {SUIT_NAMES_EN[suit]} back: your partner led that suit"
+            return Msg("lead %(suit)s back: your partner led that suit", suit=SUIT_NAMES_EN[suit])
         if suit == TRUMPS:
-            return f"lead the {name}: draws the opponents' trumps"
-        return f"lead the {name}"
+            return Msg("lead the %(card)s: draws the opponents' trumps", card=name)
+        return Msg("lead the %(card)s", card=name)
     before = rules.winning_play(view.trick)
     after = rules.winning_play((*view.trick, (view.seat, action)))
     at_stake = sum(pack.points[c] for _, c in view.trick if c != pack.matto)
     last = len(view.trick) == 3
     if before is not None and before[0] == mate:
         if after is not None and after[0] == view.seat:
-            return f"overtakes your partner's {pack.cards[before[1]].name_en}"
+            return Msg("overtakes your partner's %(card)s", card=pack.cards[before[1]])
         if points > 1:
-            return f"gives {points} points to the trick your partner is winning"
-        return "plays low under your partner's winning card"
+            return nmsg(
+                "gives %(n)d point to the trick your partner is winning",
+                "gives %(n)d points to the trick your partner is winning",
+                points,
+            )
+        return Msg("plays low under your partner's winning card")
     if after is not None and after[0] == view.seat:
         total = at_stake + points
-        pts = f"{total} point{'s' * (total != 1)}"
-        return f"takes the trick ({pts})" if last else f"wins the trick for now ({pts} so far)"
+        if last:
+            return nmsg("takes the trick (%(n)d point)", "takes the trick (%(n)d points)", total)
+        return nmsg(
+            "wins the trick for now (%(n)d point so far)",
+            "wins the trick for now (%(n)d points so far)",
+            total,
+        )
     if points > 1:
-        return f"gives {points} points to the opponents' trick"
-    return "does not win the trick, and gives the opponents little"
+        return nmsg(
+            "gives %(n)d point to the opponents' trick",
+            "gives %(n)d points to the opponents' trick",
+            points,
+        )
+    return Msg("does not win the trick, and gives the opponents little")
 
 
 def _partner_led(view: View, suit: int, mate: int) -> bool:
@@ -126,10 +144,13 @@ def _partner_led(view: View, suit: int, mate: int) -> bool:
 def _extra_reason(code: str) -> str:
     """Return the reason of an action that is not a card (a declaration choice)."""
     if code == "DECLARE":
-        return "declare: score your combinations now, showing their cards"
+        return Msg("declare: score your combinations now, showing their cards")
     if code == "PASS":
-        return "pass: keep your hand hidden and score no declaration"
+        return Msg("pass: keep your hand hidden and score no declaration")
     if code == "DECL-DONE":
-        return "stop declaring"
-    kind = code.removeprefix("DECL-").replace("-", " ").lower()
-    return f"declare {kind}: score it now and show its cards"
+        return Msg("stop declaring")
+    from tarocchi.games.minchiate import DECLARE_ACTIONS
+    from tarocchi.games.minchiate_combos import KIND_NAMES
+
+    kind = KIND_NAMES[DECLARE_ACTIONS.index(code)]
+    return Msg("declare %(kind)s: score it now and show its cards", kind=kind)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS, Pack, bits
+from tarocchi.i18n import Msg
 
 
 class IllegalAction(ValueError):
@@ -112,13 +113,13 @@ def follow_mask(hand: int, led: int | None, pack: Pack) -> int:
 def follow_reason(hand: int, led: int | None, card: int, pack: Pack) -> str:
     """Explain why card may not follow (call only when it is not in follow_mask)."""
     if not (hand >> card) & 1:
-        return f"{pack.code(card)} is not in your hand"
+        return Msg("%(card)s is not in your hand", card=pack.code(card))
     assert led is not None
     if hand & pack.suit_mask[led]:
         if led == TRUMPS:
-            return "you must play a trump: trumps were led"
-        return f"you must follow {SUIT_NAMES_EN[led]}"
-    return f"you have no {SUIT_NAMES_EN[led]}, so you must play a trump"
+            return Msg("you must play a trump: trumps were led")
+        return Msg("you must follow %(suit)s", suit=SUIT_NAMES_EN[led])
+    return Msg("you have no %(suit)s, so you must play a trump", suit=SUIT_NAMES_EN[led])
 
 
 def winning_play(trick: Sequence[tuple[int, int]], pack: Pack) -> tuple[int, int] | None:
@@ -270,7 +271,7 @@ class TrickGame:
     def check_action(self, state: Any, action: int) -> None:
         """Raise IllegalAction with the rule's reason unless action is legal now."""
         if state.to_move is None:
-            raise IllegalAction("the deal is over")
+            raise IllegalAction(Msg("the deal is over"))
         if action not in self.legal_actions(state):
             raise IllegalAction(self.illegal_reason(state, action))
 

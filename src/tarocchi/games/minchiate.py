@@ -48,7 +48,8 @@ from tarocchi.games.minchiate_combos import (
     has_versicola,
     versicole_value,
 )
-from tarocchi.games.minchiate_ledger import Ledger, convert, describe_diff, plural_resti
+from tarocchi.games.minchiate_ledger import Ledger, convert, describe_diff
+from tarocchi.i18n import N_, Msg, nmsg
 from tarocchi.packs.minchiate import MATTO, PACK, trump
 
 DISCARD, DECLARE, PLAY, OVER = range(4)
@@ -60,7 +61,7 @@ ROB_LIMIT = 13  # rules §2.2 [I1]: the cutter robs at most 13 cards
 FIRST_PACKET, SECOND_PACKET = 10, 11
 LAST_TRICK_BONUS = 10
 CARDS_PAR = 42  # rules §5: each card taken beyond 42 is worth 1
-TEAM_NAMES = ("North-South", "East-West")
+TEAM_NAMES = (N_("North-South"), N_("East-West"))
 
 N_CARDS = PACK.size
 DECLARE_ACTIONS = tuple(f"DECL-{code}" for code in KIND_CODES)
@@ -186,14 +187,18 @@ def payback_card(pile: int) -> int:
     return min(bits(rest), key=lambda c: (POINTS[c], c))
 
 
-def code_list(mask: int) -> str:
-    """Return the codes of a mask, comma separated, in id order."""
-    return ", ".join(PACK.codes_of(mask))
+def code_list(mask: int) -> list[str]:
+    """Return the codes of a mask in id order: a message parameter ("CU-K, T29" in English,
+    the list joined as each language joins)."""
+    return PACK.codes_of(mask)
 
 
-def plural(n: int, noun: str) -> str:
-    """Return "1 card", "3 cards"."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+def sentences(first: Msg, *more: Msg) -> Msg:
+    """Return independent sentences (each a whole message) one after another."""
+    out = first
+    for sentence in more:
+        out = Msg("%(first)s %(second)s", first=out, second=sentence)
+    return out
 
 
 class DealInfo(NamedTuple):
@@ -275,23 +280,74 @@ class Score(NamedTuple):
     seat: int | None
     points: int
     cards: int
-    what: str
+    ids: tuple[int, ...]  # the cards in the order `what` names them; a declaration: its kind
+
+    @property
+    def what(self) -> Msg:
+        """Return what was scored, a noun phrase ("%(team)s score %(points)d for %(what)s.");
+        made when asked, as the searches read only the points of many scores."""
+        return score_what(self)
 
 
 _new_score = tuple.__new__
+
+
+def score_what(score: Score) -> Msg:
+    """Return what a score was scored for, as `Score.what`."""
+    stage, index = score.key
+    codes = PACK.codes
+    ids = score.ids
+    seat = "" if score.seat is None else SEATS[score.seat]
+    if stage == CUT:
+        return Msg("%(seat)s's robbing (%(cards)s)", seat=seat, cards=[codes[c] for c in ids])
+    if stage == DEAL:
+        return Msg("%(card)s dealt face up to %(seat)s", card=codes[ids[0]], seat=seat)
+    if stage == FOLA:
+        listed = [codes[c] for c in ids]
+        if index == 0:
+            return Msg("%(seat)s's robbing from the Fola (%(cards)s)", seat=seat, cards=listed)
+        return Msg("%(seat)s's taking from the Fola (%(cards)s)", seat=seat, cards=listed)
+    if stage == DECLARATIONS:
+        return Msg(
+            "%(seat)s's declaration of %(versicola)s",
+            seat=seat,
+            versicola=combo_name(ids[0], score.cards),
+        )
+    if stage == TRICK:
+        if len(ids) == 2:
+            return Msg(
+                "%(card)s and %(other)s captured by %(seat)s in trick %(trick)d",
+                card=codes[ids[0]],
+                other=codes[ids[1]],
+                seat=seat,
+                trick=index + 1,
+            )
+        return Msg(
+            "%(card)s captured by %(seat)s in trick %(trick)d",
+            card=codes[ids[0]],
+            seat=seat,
+            trick=index + 1,
+        )
+    return Msg("%(card)s, given for the Matto", card=codes[ids[0]])
 
 
 def ledger_text(score: Score, before: Ledger, after: Ledger) -> str:
     """Return the public text of a score and where it leaves the resti ledger."""
     team = TEAM_NAMES[score.team]
     made = after.ns + after.ew - before.ns - before.ew
-    text = f"{team} score {score.points} for {score.what}. "
-    if made:
-        text += f"{team} make {plural_resti(made)}. "
-    return text + (
-        f"Running difference: {describe_diff(after.diff)}; resti so far: North-South "
-        f"{after.ns}, East-West {after.ew}."
+    scored = Msg(
+        "%(team)s score %(points)d for %(what)s.", team=team, points=score.points, what=score.what
     )
+    ledger = Msg(
+        "Running difference: %(difference)s; resti so far: North-South %(ns)d, East-West %(ew)d.",
+        difference=describe_diff(after.diff),
+        ns=after.ns,
+        ew=after.ew,
+    )
+    if made:
+        resti = nmsg("%(team)s make %(n)d resto.", "%(team)s make %(n)d resti.", made, team=team)
+        return sentences(scored, resti, ledger)
+    return sentences(scored, ledger)
 
 
 class Minchiate(TrickGame):
@@ -453,42 +509,52 @@ class Minchiate(TrickGame):
         """Explain why action is illegal in state."""
         p = state.to_move
         if p is None:
-            return "the deal is over"
+            return Msg("the deal is over")
         if not 0 <= action <= DONE:
-            return f"{action} is not an action in Minchiate"
+            return Msg("%(action)d is not an action in Minchiate", action=action)
         hand = state.hands[p]
         is_card = action < N_CARDS
         code = self.action_code(action)
         if state.phase == DISCARD:
             if not is_card:
-                return f"the declarations come after the discards: {SEATS[p]} must discard a card"
-            if not hand >> action & 1:
-                return f"{code} is not in your hand"
-            if action == T29:
-                return "trump 29 may never be discarded (rules §2.5)"
-            if POINTS[action]:
-                return (
-                    f"only zero-point cards may be discarded: {code} is worth "
-                    f"{POINTS[action]} points (rules §2.5)"
+                return Msg(
+                    "the declarations come after the discards: %(seat)s must discard a card",
+                    seat=SEATS[p],
                 )
-            return f"{code} cannot be discarded now"  # rules §6.2: T29 goes before it
+            if not hand >> action & 1:
+                return Msg("%(card)s is not in your hand", card=code)
+            if action == T29:
+                return Msg("trump 29 may never be discarded (rules §2.5)")
+            if POINTS[action]:
+                return nmsg(
+                    "only zero-point cards may be discarded: %(card)s is worth %(n)d point "
+                    "(rules §2.5)",
+                    "only zero-point cards may be discarded: %(card)s is worth %(n)d points "
+                    "(rules §2.5)",
+                    POINTS[action],
+                    card=code,
+                )
+            # rules §6.2: T29 goes before it
+            return Msg("%(card)s cannot be discarded now", card=code)
         if state.phase == DECLARE:
             if is_card:
-                return "it is time to declare versicole (or DECL-DONE to stop), not to play a card"
+                return Msg(
+                    "it is time to declare versicole (or DECL-DONE to stop), not to play a card"
+                )
             kind = action - N_CARDS
             if self.declared_kinds(state, p) >> kind & 1:
-                return f"you have already declared {KIND_NAMES[kind]}"
-            return f"you do not hold {KIND_NAMES[kind]}"
+                return Msg("you have already declared %(versicola)s", versicola=KIND_NAMES[kind])
+            return Msg("you do not hold %(versicola)s", versicola=KIND_NAMES[kind])
         if not is_card:
-            return "the declarations are over: play a card"
+            return Msg("the declarations are over: play a card")
         if not hand >> action & 1:
-            return f"{code} is not in your hand"
+            return Msg("%(card)s is not in your hand", card=code)
         king = king_rule_king(hand, state.trick, state.led)
         if king:
-            suit = SUIT_NAMES_EN[PACK.suit_of[king.bit_length() - 1]]
-            return (
-                f"the King rule forces the King of {suit}: it is the first {suit} trick "
-                "and a trump has been played"
+            return Msg(
+                "the King rule forces the King of %(suit)s: it is the first %(suit)s trick "
+                "and a trump has been played",
+                suit=SUIT_NAMES_EN[PACK.suit_of[king.bit_length() - 1]],
             )
         return follow_reason(hand, led_suit(state.trick, PACK.suit_of), action, PACK)
 
@@ -703,37 +769,33 @@ class Minchiate(TrickGame):
         exposed cards, the dealer's Fola cards, the declarations, then each trick's counting
         cards played by the winners' opponents. The Matto payback is added by `result`."""
         info, dealer = state.info, state.dealer
-        codes = PACK.codes
         out: list[Score] = []
         cutter = info.cutter
         # rules §2.2-§2.4: counting cards robbed, dealt face up or taken score at once
-        robbed = [c for c in info.robbed if POINTS[c]]
+        robbed = tuple([c for c in info.robbed if POINTS[c]])
         if robbed:
-            what = f"{SEATS[cutter]}'s robbing ({', '.join([codes[c] for c in robbed])})"
             pts = sum([POINTS[c] for c in robbed])
             out.append(
-                _new_score(Score, ((CUT, 0), cutter & 1, cutter, pts, mask_of(robbed), what))
+                _new_score(Score, ((CUT, 0), cutter & 1, cutter, pts, mask_of(robbed), robbed))
             )
         for k in range(4):
             seat = (dealer + 1 + k) & 3
             card = info.exposed[seat]
             if POINTS[card]:
-                what = f"{codes[card]} dealt face up to {SEATS[seat]}"
                 out.append(
-                    _new_score(Score, ((DEAL, k), seat & 1, seat, POINTS[card], 1 << card, what))
+                    _new_score(Score, ((DEAL, k), seat & 1, seat, POINTS[card], 1 << card, (card,)))
                 )
-        name = SEATS[dealer]
-        for key, gained, how in (
-            ((FOLA, 0), [c for c in info.fola_robbed if POINTS[c]], "robbing"),
-            ((FOLA, 1), [c for c in bits(info.fola_taken) if POINTS[c]], "taking"),
+        for key, gained in (
+            ((FOLA, 0), tuple([c for c in info.fola_robbed if POINTS[c]])),
+            ((FOLA, 1), tuple([c for c in bits(info.fola_taken) if POINTS[c]])),
         ):
             if gained:
-                what = f"{name}'s {how} from the Fola ({', '.join([codes[c] for c in gained])})"
                 pts = sum([POINTS[c] for c in gained])
-                out.append(_new_score(Score, (key, dealer & 1, dealer, pts, mask_of(gained), what)))
+                out.append(
+                    _new_score(Score, (key, dealer & 1, dealer, pts, mask_of(gained), gained))
+                )
         for i, (seat, kind, cards, value) in enumerate(state.declared):
-            what = f"{SEATS[seat]}'s declaration of {combo_name(kind, cards)}"
-            out.append(Score((DECLARATIONS, i), seat & 1, seat, value, cards, what))
+            out.append(Score((DECLARATIONS, i), seat & 1, seat, value, cards, (kind,)))
         winners = state.winners
         for i, trick in enumerate(state.tricks):
             w = winners[i]
@@ -743,13 +805,13 @@ class Minchiate(TrickGame):
             a, b = trick[o][1], trick[o + 2][1]
             pa, pb = CAPTURE_POINTS[a], CAPTURE_POINTS[b]
             if pa or pb:
+                ids: tuple[int, ...]
                 if pa and pb:
-                    names, won = f"{codes[a]} and {codes[b]}", 1 << a | 1 << b
+                    won, ids = 1 << a | 1 << b, (a, b)
                 else:
                     c = a if pa else b
-                    names, won = codes[c], 1 << c
-                what = f"{names} captured by {SEATS[w]} in trick {i + 1}"
-                out.append(_new_score(Score, ((TRICK, i), w & 1, w, pa + pb, won, what)))
+                    won, ids = 1 << c, (c,)
+                out.append(_new_score(Score, ((TRICK, i), w & 1, w, pa + pb, won, ids)))
         return out
 
     def matto_payback(self, state: State) -> tuple[int, int, int] | None:
@@ -780,7 +842,7 @@ class Minchiate(TrickGame):
             piles[team] ^= 1 << card
             piles[1 - team] |= 1 << card
             text = self._payback_text(team, trick_no, card)
-            lines.append(ScoreLine("Matto payback", 0, 0, text))
+            lines.append(ScoreLine(Msg("Matto payback"), 0, 0, text))
             if card != MATTO and POINTS[card]:
                 scores.append(self._payback_score(team, card))
         # the running ledger (rules §5)
@@ -806,10 +868,14 @@ class Minchiate(TrickGame):
         card_ns, card_ew = card_points(ns_pile), card_points(ew_pile)
         lines.append(
             ScoreLine(
-                "Card points in the piles",
+                Msg("Card points in the piles"),
                 card_ns,
                 card_ew,
-                f"North-South won {TRICKS - ew_tricks} tricks, East-West {ew_tricks}",
+                Msg(
+                    "North-South won %(ns)d tricks, East-West %(ew)d",
+                    ns=TRICKS - ew_tricks,
+                    ew=ew_tricks,
+                ),
             )
         )
         found = (combos(ns_pile), combos(ew_pile))
@@ -817,38 +883,47 @@ class Minchiate(TrickGame):
         for team in (0, 1):
             if found[team]:
                 v = vers[team] = sum([c.value for c in found[team]])
+                described = describe(found[team][0])
+                for c in found[team][1:]:
+                    described = Msg("%(first)s; %(second)s", first=described, second=describe(c))
                 lines.append(
                     ScoreLine(
-                        f"Captured versicole ({TEAM_NAMES[team]})",
+                        Msg("Captured versicole (%(team)s)", team=TEAM_NAMES[team]),
                         v * (1 - team),
                         v * team,
-                        "; ".join([describe(c) for c in found[team]]),
+                        described,
                     )
                 )
         n_ns, n_ew = ns_pile.bit_count(), ew_pile.bit_count()
         over_ns, over_ew = max(0, n_ns - CARDS_PAR), max(0, n_ew - CARDS_PAR)
         lines.append(
             ScoreLine(
-                "Cards over 42",
+                Msg("Cards over 42"),
                 over_ns,
                 over_ew,
-                f"North-South hold {n_ns} cards, East-West {n_ew}",
+                Msg("North-South hold %(ns)d cards, East-West %(ew)d", ns=n_ns, ew=n_ew),
             )
         )
         last = state.winners[-1]
         last_ns = 0 if last & 1 else LAST_TRICK_BONUS
         last_ew = LAST_TRICK_BONUS - last_ns
-        lines.append(ScoreLine("Last trick", last_ns, last_ew, f"won by {SEATS[last]}"))
+        lines.append(
+            ScoreLine(Msg("Last trick"), last_ns, last_ew, Msg("won by %(seat)s", seat=SEATS[last]))
+        )
         end_ns = card_ns + vers[0] + over_ns + last_ns
         end_ew = card_ew + vers[1] + over_ew + last_ew
-        lines.append(ScoreLine("End-of-deal total", end_ns, end_ew))
+        lines.append(ScoreLine(Msg("End-of-deal total"), end_ns, end_ew))
         # rules §5: the end totals join the running difference in one step, then round up
         final = ledger.finish(end_ns, end_ew)
         diff = ledger.diff + end_ns - end_ew
         made_ns, made_ew = final.ns - ledger.ns, final.ew - ledger.ew
         entries.append(
             {
-                "what": f"the end-of-deal totals ({end_ns} to {end_ew}), rounded up in units of 60",
+                "what": Msg(
+                    "the end-of-deal totals (%(ns)d to %(ew)d), rounded up in units of 60",
+                    ns=end_ns,
+                    ew=end_ew,
+                ),
                 "team": TEAMS[0] if diff > 0 else TEAMS[1] if diff < 0 else None,
                 "points": abs(end_ns - end_ew),
                 "difference": 0,
@@ -858,24 +933,35 @@ class Minchiate(TrickGame):
         )
         net = final.net
         if net:
-            verdict = f"{TEAM_NAMES[net < 0]} win by {plural_resti(abs(net))}."
+            verdict = nmsg(
+                "%(team)s win by %(n)d resto.",
+                "%(team)s win by %(n)d resti.",
+                abs(net),
+                team=TEAM_NAMES[net < 0],
+            )
         else:
-            verdict = "A draw: equal resti."
+            verdict = Msg("A draw: equal resti.")
+        made = Msg(
+            "made during play: North-South %(ns)d, East-West %(ew)d; from the final difference: "
+            "North-South %(made_ns)d, East-West %(made_ew)d.",
+            ns=ledger.ns,
+            ew=ledger.ew,
+            made_ns=made_ns,
+            made_ew=made_ew,
+        )
         lines += [
             ScoreLine(
-                "Final difference",
+                Msg("Final difference"),
                 max(diff, 0),
                 max(-diff, 0),
-                f"the running difference ({describe_diff(ledger.diff)}) plus the end totals: "
-                f"{describe_diff(diff)}; a lead of 1-60 makes 1 resto, 61-120 makes 2, ...",
+                Msg(
+                    "the running difference (%(before)s) plus the end totals: %(after)s; a lead "
+                    "of 1-60 makes 1 resto, 61-120 makes 2, ...",
+                    before=describe_diff(ledger.diff),
+                    after=describe_diff(diff),
+                ),
             ),
-            ScoreLine(
-                "Resti",
-                final.ns,
-                final.ew,
-                f"made during play: North-South {ledger.ns}, East-West {ledger.ew}; from the "
-                f"final difference: North-South {made_ns}, East-West {made_ew}. {verdict}",
-            ),
+            ScoreLine(Msg("Resti"), final.ns, final.ew, sentences(made, verdict)),
         ]
         extra = (
             ("ns_resti", final.ns),
@@ -897,18 +983,27 @@ class Minchiate(TrickGame):
     @staticmethod
     def _payback_text(team: int, trick_no: int, card: int) -> str:
         """Return the public text of the Matto payback (rules §5)."""
-        owner = TEAM_NAMES[team]
-        given = f"the Matto itself, as {owner} won no trick" if card == MATTO else PACK.codes[card]
-        return (
-            f"The Matto lost trick {trick_no + 1} to {TEAM_NAMES[1 - team]}, so {owner} give "
-            f"them {given} from their pile."
+        if card == MATTO:
+            return Msg(
+                "The Matto lost trick %(trick)d to %(winners)s, so %(owners)s give them the Matto "
+                "itself, as %(owners)s won no trick from their pile.",
+                trick=trick_no + 1,
+                winners=TEAM_NAMES[1 - team],
+                owners=TEAM_NAMES[team],
+            )
+        return Msg(
+            "The Matto lost trick %(trick)d to %(winners)s, so %(owners)s give them %(card)s "
+            "from their pile.",
+            trick=trick_no + 1,
+            winners=TEAM_NAMES[1 - team],
+            owners=TEAM_NAMES[team],
+            card=PACK.codes[card],
         )
 
     @staticmethod
     def _payback_score(team: int, card: int) -> Score:
         """Return the score of a counting card given for the Matto (rules §5)."""
-        what = f"{PACK.codes[card]}, given for the Matto"
-        return Score((END, 0), 1 - team, None, POINTS[card], 1 << card, what)
+        return Score((END, 0), 1 - team, None, POINTS[card], 1 << card, (card,))
 
     def fola_mask(self, state: State) -> int:
         """Return the Fola's cards (13 once the discards are made, rules §2.5)."""
@@ -957,7 +1052,7 @@ class Minchiate(TrickGame):
             kind: str,
             seat: int | None,
             cards: int,
-            text: str,
+            text: Msg,
             value: int = -1,
         ) -> None:
             value = cards.bit_count() if value < 0 else value
@@ -968,14 +1063,23 @@ class Minchiate(TrickGame):
             "dealer",
             dealer,
             0,
-            f"{names[dealer]} deals; {names[cutter]}, on the dealer's left, cuts the pack.",
+            Msg(
+                "%(dealer)s deals; %(cutter)s, on the dealer's left, cuts the pack.",
+                dealer=names[dealer],
+                cutter=names[cutter],
+            ),
         )
         note(
             (CUT, 0),
             "cut",
             cutter,
             0,
-            f"{names[cutter]} lifts {plural(info.cut, 'card')} off the top of the pack.",
+            nmsg(
+                "%(seat)s lifts %(n)d card off the top of the pack.",
+                "%(seat)s lifts %(n)d cards off the top of the pack.",
+                info.cut,
+                seat=names[cutter],
+            ),
             info.cut,
         )
         n = len(info.robbed)
@@ -985,10 +1089,17 @@ class Minchiate(TrickGame):
                 "rob",
                 cutter,
                 mask_of(info.robbed),
-                f"{names[cutter]} robs {plural(n, 'card')} from the bottom of the lifted packet "
-                f"(counting cards and trumps above 20, taken until one fails): "
-                f"{', '.join(PACK.codes[c] for c in info.robbed)}. {names[cutter]} will "
-                f"discard as many zero-point cards to return to 21.",
+                nmsg(
+                    "%(seat)s robs %(n)d card from the bottom of the lifted packet (counting "
+                    "cards and trumps above 20, taken until one fails): %(cards)s. %(seat)s will "
+                    "discard as many zero-point cards to return to 21.",
+                    "%(seat)s robs %(n)d cards from the bottom of the lifted packet (counting "
+                    "cards and trumps above 20, taken until one fails): %(cards)s. %(seat)s will "
+                    "discard as many zero-point cards to return to 21.",
+                    n,
+                    seat=names[cutter],
+                    cards=[PACK.codes[c] for c in info.robbed],
+                ),
             )
         else:
             note(
@@ -996,42 +1107,59 @@ class Minchiate(TrickGame):
                 "rob",
                 cutter,
                 0,
-                f"{names[cutter]} robs nothing: the bottom card of the lifted packet is neither "
-                "a counting card nor a trump above 20.",
+                Msg(
+                    "%(seat)s robs nothing: the bottom card of the lifted packet is neither a "
+                    "counting card nor a trump above 20.",
+                    seat=names[cutter],
+                ),
             )
         note(
             (DEAL, 0),
             "deal",
             dealer,
             0,
-            f"{names[dealer]} deals 10 cards to each player, then 11, from "
-            f"{names[(dealer + 1) & 3]} round to {names[dealer]}; each player's last card is "
-            "dealt face up.",
+            Msg(
+                "%(dealer)s deals 10 cards to each player, then 11, from %(first)s round to "
+                "%(dealer)s; each player's last card is dealt face up.",
+                dealer=names[dealer],
+                first=names[(dealer + 1) & 3],
+            ),
         )
         for k in range(4):
             seat = (dealer + 1 + k) & 3
             card = info.exposed[seat]
             pts = POINTS[card]
-            worth = f"worth {pts}" if pts else "worth nothing"
-            note(
-                (DEAL, k),
-                "expose",
-                seat,
-                1 << card,
-                f"{names[seat]}'s last card is dealt face up: {PACK.codes[card]} "
-                f"({PACK.cards[card].name_en}, {worth}).",
-            )
+            if pts:
+                text = Msg(
+                    "%(seat)s's last card is dealt face up: %(code)s (%(card)s, worth %(points)d).",
+                    seat=names[seat],
+                    code=PACK.codes[card],
+                    card=PACK.cards[card],
+                    points=pts,
+                )
+            else:
+                text = Msg(
+                    "%(seat)s's last card is dealt face up: %(code)s (%(card)s, worth nothing).",
+                    seat=names[seat],
+                    code=PACK.codes[card],
+                    card=PACK.cards[card],
+                )
+            note((DEAL, k), "expose", seat, 1 << card, text)
         n = len(info.fola)
         note(
             (DEAL, 4),
             "fola",
             None,
             0,
-            f"The {n} undealt cards form the Fola, face down."
+            nmsg(
+                "The %(n)d undealt card forms the Fola, face down.",
+                "The %(n)d undealt cards form the Fola, face down.",
+                n,
+            )
             if n > 1
-            else "The one undealt card forms the Fola, face down."
+            else Msg("The one undealt card forms the Fola, face down.")
             if n
-            else "No card is left undealt: the Fola starts empty.",
+            else Msg("No card is left undealt: the Fola starts empty."),
             n,
         )
         self._dealer_notes(note, info, dealer)
@@ -1039,7 +1167,8 @@ class Minchiate(TrickGame):
         for i, (seat, kind, cards, value) in enumerate(state.declared):
             base = combo_base(cards)
             text = describe(Combo(kind, cards, base, value - base))
-            note((DECLARATIONS, i), "declare", seat, cards, f"{names[seat]} declares {text}.")
+            text = Msg("%(seat)s declares %(versicola)s.", seat=names[seat], versicola=text)
+            note((DECLARATIONS, i), "declare", seat, cards, text)
         if state.phase >= PLAY:
             fola = self.fola_mask(state)
             note(
@@ -1047,8 +1176,10 @@ class Minchiate(TrickGame):
                 "fola",
                 None,
                 fola,
-                f"The Fola is turned face up: {code_list(fola)}. It belongs to nobody and "
-                "never scores.",
+                Msg(
+                    "The Fola is turned face up: %(cards)s. It belongs to nobody and never scores.",
+                    cards=code_list(fola),
+                ),
             )
             for who, mask in ((cutter, state.discards[0]), (dealer, state.discards[1])):
                 if mask:
@@ -1057,7 +1188,11 @@ class Minchiate(TrickGame):
                         "discard",
                         who,
                         mask,
-                        f"{names[who]}'s discards, now shown with the Fola: {code_list(mask)}.",
+                        Msg(
+                            "%(seat)s's discards, now shown with the Fola: %(cards)s.",
+                            seat=names[who],
+                            cards=code_list(mask),
+                        ),
                     )
         return out
 
@@ -1071,9 +1206,12 @@ class Minchiate(TrickGame):
                 "rob",
                 dealer,
                 mask_of(info.fola_robbed),
-                f"{name} turns up the Fola's top card, card by card, and robs "
-                f"{', '.join(PACK.codes[c] for c in info.fola_robbed)} (counting cards and "
-                "trumps above 20).",
+                Msg(
+                    "%(seat)s turns up the Fola's top card, card by card, and robs %(cards)s "
+                    "(counting cards and trumps above 20).",
+                    seat=name,
+                    cards=[PACK.codes[c] for c in info.fola_robbed],
+                ),
             )
         if info.fola_stop >= 0:
             note(
@@ -1081,16 +1219,25 @@ class Minchiate(TrickGame):
                 "fola",
                 dealer,
                 1 << info.fola_stop,
-                f"{name} turns up {PACK.codes[info.fola_stop]} from the Fola: neither a "
-                "counting card nor a trump above 20, so the robbing stops.",
+                Msg(
+                    "%(seat)s turns up %(card)s from the Fola: neither a counting card nor a "
+                    "trump above 20, so the robbing stops.",
+                    seat=name,
+                    card=PACK.codes[info.fola_stop],
+                ),
             )
             if info.fola_taken:
-                text = (
-                    f"{name} must take every counting card and trump 29 left in the Fola: "
-                    f"{code_list(info.fola_taken)}."
+                text = Msg(
+                    "%(seat)s must take every counting card and trump 29 left in the Fola: "
+                    "%(cards)s.",
+                    seat=name,
+                    cards=code_list(info.fola_taken),
                 )
             else:
-                text = f"{name} looks through the Fola: no counting card or trump 29 is left."
+                text = Msg(
+                    "%(seat)s looks through the Fola: no counting card or trump 29 is left.",
+                    seat=name,
+                )
             note((FOLA, 1), "take", dealer, info.fola_taken, text)
         n = len(info.fola_robbed) + info.fola_taken.bit_count()
         if n:
@@ -1099,7 +1246,12 @@ class Minchiate(TrickGame):
                 "take",
                 dealer,
                 0,
-                f"{name} will discard {plural(n, 'zero-point card')} to return to 21.",
+                nmsg(
+                    "%(seat)s will discard %(n)d zero-point card to return to 21.",
+                    "%(seat)s will discard %(n)d zero-point cards to return to 21.",
+                    n,
+                    seat=name,
+                ),
                 n,
             )
 
@@ -1113,12 +1265,21 @@ class Minchiate(TrickGame):
             if mask and (state.phase > DISCARD or state.to_move != who):
                 # rules §6.2: a special card discarded for want of zero-point cards is shown
                 forced = mask & SPECIAL
-                n = plural(mask.bit_count(), "card")
-                text = f"{SEATS[who]} discards {n} face down into the Fola."
+                text = nmsg(
+                    "%(seat)s discards %(n)d card face down into the Fola.",
+                    "%(seat)s discards %(n)d cards face down into the Fola.",
+                    mask.bit_count(),
+                    seat=SEATS[who],
+                )
                 if forced:
-                    text += (
-                        f" Lacking zero-point cards, {SEATS[who]} had to discard "
-                        f"{code_list(forced)}, which are dead."
+                    text = sentences(
+                        text,
+                        Msg(
+                            "Lacking zero-point cards, %(seat)s had to discard %(cards)s, which "
+                            "are dead.",
+                            seat=SEATS[who],
+                            cards=code_list(forced),
+                        ),
                     )
                 note((DISCARDS, 0), "discard", who, forced, text)
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from tarocchi.i18n import N_, Msg, nmsg
 from tarocchi.packs.minchiate import MATTO, PACK, T1, trump, trump_points
 
 SEQ_LOW, SEQ_HIGH_1, SEQ_HIGH_2, SEQ_HIGH_3, MATTO_SET, THIRTEEN, TENS, KINGS = range(8)
@@ -37,15 +38,16 @@ KIND_CODES = (
     "TENS",
     "KINGS",
 )
+# the kinds' names, a parameter of messages ("you do not hold %(versicola)s")
 KIND_NAMES = (
-    "the sequence of trumps 1-5",
-    "the first sequence of trumps 28-40",
-    "the second sequence of trumps 28-40",
-    "the third sequence of trumps 28-40",
-    "the Matto versicola (T1, Matto, T40)",
-    "the Thirteen (T1, T13, T28)",
-    "the Tens",
-    "the Kings",
+    N_("the sequence of trumps 1-5"),
+    N_("the first sequence of trumps 28-40"),
+    N_("the second sequence of trumps 28-40"),
+    N_("the third sequence of trumps 28-40"),
+    N_("the Matto versicola (T1, Matto, T40)"),
+    N_("the Thirteen (T1, T13, T28)"),
+    N_("the Tens"),
+    N_("the Kings"),
 )
 MATTO_BONUS = 5
 HIGH_LOW, HIGH_TOP = 28, 40  # rules §3: the high sequences lie within 28-40
@@ -193,25 +195,37 @@ KING_IDS = tuple(c for c in range(PACK.size) if KING_MASK >> c & 1)
 TEN_IDS = tuple(trump(n) for n in (10, 20, 30, 40))
 
 
-def combo_name(kind: int, cards: int) -> str:
-    """Return the plain-English name of a versicola, naming its cards."""
+def combo_name(kind: int, cards: int) -> Msg:
+    """Return the name of a versicola, naming its cards (English, with its recipe)."""
     codes = PACK.codes
     if kind <= SEQ_HIGH_3:
         first = codes[(cards & -cards).bit_length() - 1]
-        return f"the sequence {first}-{codes[cards.bit_length() - 1]}"
+        return Msg(
+            "the sequence %(first)s-%(last)s", first=first, last=codes[cards.bit_length() - 1]
+        )
     if kind == MATTO_SET:
-        return "the Matto versicola (T1, Matto, T40)"
+        return Msg("the Matto versicola (T1, Matto, T40)")
     if kind == THIRTEEN:
-        return "the Thirteen (T1, T13, T28)"
+        return Msg("the Thirteen (T1, T13, T28)")
     if kind == TENS:
-        return f"the Tens ({', '.join([codes[c] for c in TEN_IDS if cards >> c & 1])})"
-    names = ", ".join([codes[c] for c in KING_IDS if cards >> c & 1])
-    return f"{cards.bit_count()} Kings ({names})"
+        return Msg("the Tens (%(cards)s)", cards=[codes[c] for c in TEN_IDS if cards >> c & 1])
+    return nmsg(
+        "%(n)d King (%(cards)s)",
+        "%(n)d Kings (%(cards)s)",
+        cards.bit_count(),
+        cards=[codes[c] for c in KING_IDS if cards >> c & 1],
+    )
 
 
-def describe(combo: Combo) -> str:
-    """Return a plain-English description of a versicola and its worth."""
+def describe(combo: Combo) -> Msg:
+    """Return a description of a versicola and its worth (English, with its recipe)."""
     what = combo_name(combo.kind, combo.cards)
     if combo.bonus:
-        return f"{what}: {combo.base} + {combo.bonus} for the Matto = {combo.value}"
-    return f"{what}: {combo.value}"
+        return Msg(
+            "%(versicola)s: %(base)d + %(bonus)d for the Matto = %(value)d",
+            versicola=what,
+            base=combo.base,
+            bonus=combo.bonus,
+            value=combo.value,
+        )
+    return Msg("%(versicola)s: %(value)d", versicola=what, value=combo.value)

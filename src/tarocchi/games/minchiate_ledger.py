@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from tarocchi.i18n import Msg, nmsg
+
 RESTO = 60  # rules §5: points per resto
 NS, EW = 0, 1
 
@@ -68,15 +70,15 @@ def convert(diff: int, ns: int, ew: int, team: int, points: int) -> tuple[int, i
     return diff, ns, ew
 
 
-def describe_diff(diff: int) -> str:
+def describe_diff(diff: int) -> Msg:
     """Return the running difference in words."""
     if diff > 0:
-        return f"North-South lead by {diff}"
+        return Msg("North-South lead by %(points)d", points=diff)
     if diff < 0:
-        return f"East-West lead by {-diff}"
-    return "the sides are level"
+        return Msg("East-West lead by %(points)d", points=-diff)
+    return Msg("the sides are level")
 
 
-def plural_resti(n: int) -> str:
+def plural_resti(n: int) -> Msg:
     """Return "1 resto" or "n resti"."""
-    return f"{n} resto" if n == 1 else f"{n} resti"
+    return nmsg("%(n)d resto", "%(n)d resti", n)

@@ -49,6 +49,7 @@ from tarocchi.games.ottocento_combos import (
     analyse,
     combination_value,
 )
+from tarocchi.i18n import Msg, joined
 from tarocchi.packs.bolognese import (
     ANGEL,
     BEGATO,
@@ -131,15 +132,15 @@ def trick_winner_index(cards: Sequence[int]) -> int:
 def discard_reason(card: int) -> str:
     """Explain why a card may not be discarded (rules §2), '' if it may."""
     if card == MATTO:
-        return "the Matto cannot be discarded"
+        return Msg("the Matto cannot be discarded")
     if card == BEGATO:
-        return "the Bégato cannot be discarded"
+        return Msg("the Bégato cannot be discarded")
     if card == ANGEL:
-        return "the Angel cannot be discarded"
+        return Msg("the Angel cannot be discarded")
     if card == WORLD:
-        return "the World cannot be discarded"
+        return Msg("the World cannot be discarded")
     if BIT[card] & PACK.king_mask:
-        return "Kings cannot be discarded"
+        return Msg("Kings cannot be discarded")
     return ""
 
 
@@ -268,20 +269,24 @@ class Ottocento(TrickGame):
         """Explain why action is illegal in state."""
         p = state.to_move
         if p is None:
-            return "the deal is over"
+            return Msg("the deal is over")
         if not 0 <= action <= PASS_ACTION:
-            return f"{action} is not an action of {self.title}"
+            return Msg(
+                "%(action)s is not an action of %(game)s", action=str(action), game=self.title
+            )
         hand = state.hands[p]
         if state.phase == DISCARD:
             if action >= PACK.size:
-                return "the dealer must first discard two cards"
+                return Msg("the dealer must first discard two cards")
             if not hand >> action & 1:
-                return f"{PACK.code(action)} is not in your hand"
-            return discard_reason(action) or f"{PACK.code(action)} cannot be discarded now"
+                return Msg("%(card)s is not in your hand", card=PACK.code(action))
+            return discard_reason(action) or Msg(
+                "%(card)s cannot be discarded now", card=PACK.code(action)
+            )
         if state.phase == DECLARE:
-            return "before your first card you must DECLARE all your combinations or PASS"
+            return Msg("before your first card you must DECLARE all your combinations or PASS")
         if action >= PACK.size:
-            return "declarations are made only at your first turn in the first trick"
+            return Msg("declarations are made only at your first turn in the first trick")
         return follow_reason(hand, led_suit(state.trick, PACK.suit_of), action, PACK)
 
     # -- transitions --------------------------------------------------------------------
@@ -470,10 +475,10 @@ class Ottocento(TrickGame):
         lines.append(cp_line)
         ns_found, ew_found = analyse(ns_pile), analyse(ew_pile)
         lines.append(
-            ScoreLine("Combinations captured by NS", ns_found.value, 0, combos_note(ns_found))
+            ScoreLine(Msg("Combinations captured by NS"), ns_found.value, 0, combos_note(ns_found))
         )
         lines.append(
-            ScoreLine("Combinations captured by EW", 0, ew_found.value, combos_note(ew_found))
+            ScoreLine(Msg("Combinations captured by EW"), 0, ew_found.value, combos_note(ew_found))
         )
         last = winners[-1]
         lines.append(_LAST_TRICK_LINES[last])
@@ -499,10 +504,16 @@ class Ottocento(TrickGame):
         out = []
         for s, shown, value in state.declarations:
             if shown:
-                text = f"{SEATS[s]} declares {describe_declaration(shown)}: {value} points"
+                text = Msg(
+                    "%(seat)s declares %(combos)s: %(points)d points",
+                    seat=SEATS[s],
+                    combos=describe_declaration(shown),
+                    points=value,
+                )
                 out.append(Event("declare", s, shown, value, text))
             else:
-                out.append(Event("pass", s, 0, 0, f"{SEATS[s]} passes (declares nothing)"))
+                text = Msg("%(seat)s passes (declares nothing)", seat=SEATS[s])
+                out.append(Event("pass", s, 0, 0, text))
         return tuple(out)
 
     def shown_cards(self, state: State) -> tuple[int, int, int, int]:
@@ -594,7 +605,9 @@ def _codes(mask: int) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)
 def _declaration_line(seat: int, value: int, shown: int) -> ScoreLine:
     return ScoreLine(
-        f"Declared by {SEATS[seat]}", *_split(seat & 1, value), describe_declaration(shown)
+        Msg("Declared by %(seat)s", seat=SEATS[seat]),
+        *_split(seat & 1, value),
+        describe_declaration(shown),
     )
 
 
@@ -609,17 +622,29 @@ def card_points_line(
     """Return the card points line (rules §1: counted in pairs, each pair scores its two
     values minus one; every pile has an even number of cards, rules §5)."""
     return ScoreLine(
-        "Card points (counted in pairs)",
+        Msg("Card points (counted in pairs)"),
         (2 * ns_raw - ns_count) // 2,
         (2 * ew_raw - ew_count) // 2,
-        f"NS took {ns_won} tricks and hold {ns_count} cards worth {ns_raw}; "
-        f"EW took {TRICKS - ns_won} tricks and hold {ew_count} cards worth {ew_raw}; "
-        "each pair of cards scores its two values minus 1",
+        Msg(
+            "NS took %(ns_tricks)d tricks and hold %(ns_cards)d cards worth %(ns_points)d; "
+            "EW took %(ew_tricks)d tricks and hold %(ew_cards)d cards worth %(ew_points)d; "
+            "each pair of cards scores its two values minus 1",
+            ns_tricks=ns_won,
+            ns_cards=ns_count,
+            ns_points=ns_raw,
+            ew_tricks=TRICKS - ns_won,
+            ew_cards=ew_count,
+            ew_points=ew_raw,
+        ),
     )
 
 
 _LAST_TRICK_LINES = tuple(
-    ScoreLine("Last trick", *_split(s & 1, LAST_TRICK_BONUS), f"won by {SEATS[s]}")
+    ScoreLine(
+        Msg("Last trick"),
+        *_split(s & 1, LAST_TRICK_BONUS),
+        Msg("won by %(seat)s", seat=SEATS[s]),
+    )
     for s in range(4)
 )
 
@@ -629,27 +654,50 @@ def _matto_line(owner: int, taker: int, settled: int, swept: int) -> ScoreLine:
     """Return the line telling where the Matto went and what was given for it (rules §5)."""
     team, other = TEAMS[owner & 1], TEAMS[1 - (owner & 1)]
     if swept == owner & 1:
-        note = f"{team} won no trick, so {SEATS[owner]}'s Matto goes to {other}"
+        note = Msg(
+            "%(team)s won no trick, so %(owner)s's Matto goes to %(other)s",
+            team=team,
+            owner=SEATS[owner],
+            other=other,
+        )
     elif settled >= 0:
-        note = (
-            f"{SEATS[owner]}'s Matto fell in a trick won by {SEATS[taker]}: "
-            f"{team} keep the Matto and give {PACK.codes[settled]} to {other}"
+        note = Msg(
+            "%(owner)s's Matto fell in a trick won by %(taker)s: "
+            "%(team)s keep the Matto and give %(card)s to %(other)s",
+            owner=SEATS[owner],
+            taker=SEATS[taker],
+            team=team,
+            card=PACK.codes[settled],
+            other=other,
         )
     else:
-        note = f"{SEATS[owner]}'s Matto fell in a trick won by its own team: no exchange"
-    return ScoreLine("Matto settlement", 0, 0, note)
+        note = Msg(
+            "%(owner)s's Matto fell in a trick won by its own team: no exchange",
+            owner=SEATS[owner],
+        )
+    return ScoreLine(Msg("Matto settlement"), 0, 0, note)
 
 
 @cache  # at most 4 * 1891 * 2 lines
 def _discard_line(dealer: int, discard: int, lost: bool) -> ScoreLine:
     """Return the line telling whose pile the discard joined (rules §2, §5)."""
     team = TEAMS[dealer & 1]
-    text = f"{SEATS[dealer]} discarded {cards_text(discard)}"
     if lost:
-        note = f"{text}; {team} won no trick, so it goes to {TEAMS[1 - (dealer & 1)]}"
+        note = Msg(
+            "%(dealer)s discarded %(cards)s; %(team)s won no trick, so it goes to %(other)s",
+            dealer=SEATS[dealer],
+            cards=cards_text(discard),
+            team=team,
+            other=TEAMS[1 - (dealer & 1)],
+        )
     else:
-        note = f"{text}; it counts for {team}, the dealer's team"
-    return ScoreLine("The discard", 0, 0, note)
+        note = Msg(
+            "%(dealer)s discarded %(cards)s; it counts for %(team)s, the dealer's team",
+            dealer=SEATS[dealer],
+            cards=cards_text(discard),
+            team=team,
+        )
+    return ScoreLine(Msg("The discard"), 0, 0, note)
 
 
 @lru_cache(maxsize=4096)
@@ -667,19 +715,21 @@ def describe_declaration(shown: int) -> str:
 
 @lru_cache(maxsize=4096)
 def _combo_text(combo: Combo) -> str:
-    return f"{combo.describe()} ({cards_text(combo.cards)})"
+    return Msg("%(combo)s (%(cards)s)", combo=combo.describe(), cards=cards_text(combo.cards))
 
 
 def combos_note(found: Analysis) -> str:
     """Describe the combinations of a pile with their cards."""
     if not found.value:
-        return "no combinations"
+        return Msg("no combinations")
     parts = [_combo_text(x) for x in found.combos]
     if found.sets_doubled:
-        parts.append(f"{len(found.sets)} different sets: set points doubled")
+        parts.append(Msg("%(n)d different sets: set points doubled", n=len(found.sets)))
     if found.sequences_doubled:
-        parts.append(f"{len(found.sequences)} different sequences: sequence points doubled")
-    return "; ".join(parts)
+        parts.append(
+            Msg("%(n)d different sequences: sequence points doubled", n=len(found.sequences))
+        )
+    return joined(parts, "; ")
 
 
 RULES = Ottocento()

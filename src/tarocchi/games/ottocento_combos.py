@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from tarocchi.cards import BIT, SUIT_NAMES_EN, iter_bits, mask_of
+from tarocchi.cards import BIT, iter_bits, mask_of
+from tarocchi.i18n import N_, Msg, joined
 from tarocchi.packs.bolognese import (
     ANGEL,
     BEGATO,
@@ -40,12 +41,19 @@ RUN_LENGTH = 12  # T16 down to T5
 RUN_FULL = (1 << RUN_LENGTH) - 1
 
 # rules §3: the five sets, with their values for three and for four cards
+# the suit sequences' names, by suit
+SEQUENCE_NAMES = (
+    N_("Swords sequence"),
+    N_("Batons sequence"),
+    N_("Cups sequence"),
+    N_("Coins sequence"),
+)
 SETS: tuple[tuple[str, int, int, int], ...] = (
-    ("Tarocchi", BIT[ANGEL] | BIT[WORLD] | BIT[BEGATO] | BIT[MATTO], 18, 36),
-    ("Kings", mask_of(suit_card(s, "K") for s in SUITS), 17, 34),
-    ("Queens", mask_of(suit_card(s, "Q") for s in SUITS), 14, 28),
-    ("Knights", mask_of(suit_card(s, "N") for s in SUITS), 13, 26),
-    ("Jacks", mask_of(suit_card(s, "J") for s in SUITS), 12, 24),
+    (N_("Tarocchi"), BIT[ANGEL] | BIT[WORLD] | BIT[BEGATO] | BIT[MATTO], 18, 36),
+    (N_("Kings"), mask_of(suit_card(s, "K") for s in SUITS), 17, 34),
+    (N_("Queens"), mask_of(suit_card(s, "Q") for s in SUITS), 14, 28),
+    (N_("Knights"), mask_of(suit_card(s, "N") for s in SUITS), 13, 26),
+    (N_("Jacks"), mask_of(suit_card(s, "J") for s in SUITS), 12, 24),
 )
 TAROCCHI_MASK, KINGS_MASK, QUEENS_MASK, KNIGHTS_MASK, JACKS_MASK = (m for _, m, _, _ in SETS)
 ACES_MASK = mask_of(suit_card(s, "A") for s in SUITS)
@@ -253,8 +261,12 @@ class Combo(NamedTuple):
     def describe(self) -> str:
         """Return e.g. "3 Kings 17" or "Grande of 8 cards 35"."""
         if self.kind == "set":
-            return f"{self.length} {self.name} {self.points}"
-        return f"{self.name} of {self.length} cards {self.points}"
+            return Msg(
+                "%(n)d %(name)s %(points)d", n=self.length, name=self.name, points=self.points
+            )
+        return Msg(
+            "%(name)s of %(n)d cards %(points)d", n=self.length, name=self.name, points=self.points
+        )
 
 
 class Analysis(NamedTuple):
@@ -275,17 +287,16 @@ class Analysis(NamedTuple):
     def describe(self) -> str:
         """Return a one-line English summary, e.g. "3 Kings 17, Cups sequence of 4 cards 15"."""
         if not self.value:
-            return "no combinations"
-        parts = [x.describe() for x in self.combos]
+            return Msg("no combinations")
+        parts = joined([x.describe() for x in self.combos], ", ")
         doubled = []
         if self.sets_doubled:
-            doubled.append(f"{len(self.sets)} different sets doubled")
+            doubled.append(Msg("%(n)d different sets doubled", n=len(self.sets)))
         if self.sequences_doubled:
-            doubled.append(f"{len(self.sequences)} different sequences doubled")
-        text = ", ".join(parts)
+            doubled.append(Msg("%(n)d different sequences doubled", n=len(self.sequences)))
         if doubled:
-            text += " (" + "; ".join(doubled) + ")"
-        return text
+            return Msg("%(combos)s (%(doubled)s)", combos=parts, doubled=joined(doubled, "; "))
+        return parts
 
 
 _new = tuple.__new__  # builds NamedTuples without the Python-level __new__
@@ -340,9 +351,9 @@ _SUIT_CARDS = tuple(SUIT_KING[s] | SUIT_FIGURES[s] | SUIT_ACE[s] for s in SUITS)
 _SEQUENCE_TABLES = tuple(
     (cards | CONTATORI, _sequence_combos(name, cards, length_of))
     for name, cards, length_of in (
-        *((f"{SUIT_NAMES_EN[s]} sequence", _SUIT_CARDS[s], _suit_length_of(s)) for s in SUITS),
-        ("Aces", ACES_MASK, _group_length_of),
-        ("Moors", MOORS_MASK, _group_length_of),
+        *((SEQUENCE_NAMES[s], _SUIT_CARDS[s], _suit_length_of(s)) for s in SUITS),
+        (N_("Aces"), ACES_MASK, _group_length_of),
+        (N_("Moors"), MOORS_MASK, _group_length_of),
     )
 )
 
@@ -357,7 +368,7 @@ def analyse(m: int) -> Analysis:
     seqs = []
     length, cards = grande_length(m)
     if length:
-        seqs.append(_new(Combo, ("Grande", "sequence", length, 10 + 5 * (length - 3), cards)))
+        seqs.append(_new(Combo, (N_("Grande"), "sequence", length, 10 + 5 * (length - 3), cards)))
     for family, table in _SEQUENCE_TABLES:
         found = table.get(m & family)
         if found:

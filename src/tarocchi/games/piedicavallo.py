@@ -27,6 +27,7 @@ from tarocchi.games.base import (
     take_trick,
     winner_of,
 )
+from tarocchi.i18n import Msg, nmsg
 from tarocchi.packs.piemontese import MATTO, PACK, T1, T21
 
 DISCARD, PLAY, OVER = range(3)
@@ -122,18 +123,18 @@ def first_discard_mask(hand: int) -> int:
 def discard_reason(hand: int, discard: int) -> str:
     """Explain why a (partial) discard from hand is illegal; '' if it can be completed."""
     for c in iter_bits(discard & ~hand):
-        return f"{PACK.code(c)} is not in your hand"
+        return Msg("%(card)s is not in your hand", card=PACK.code(c))
     for c in iter_bits(discard & PROTECTED):
         if c == MATTO:
-            return "the Matto cannot be discarded"
+            return Msg("the Matto cannot be discarded")
         if c in (T1, T21):
-            return f"{PACK.code(c)} cannot be discarded"
-        return "Kings cannot be discarded"
+            return Msg("%(card)s cannot be discarded", card=PACK.code(c))
+        return Msg("Kings cannot be discarded")
     if popcount(discard) == 1 and discard & first_discard_mask(hand):
         return ""
     if popcount(discard) == 2 and is_discard_legal(hand, discard):
         return ""
-    return (
+    return Msg(
         "a trump may be discarded only if the rest of your hand is all trumps, Kings "
         "and the Matto, or holds no trump at all"
     )
@@ -176,13 +177,13 @@ class Piedicavallo(TrickGame):
     def illegal_reason(self, state: State, action: int) -> str:
         """Explain why action is illegal in state."""
         if state.to_move is None:
-            return "the deal is over"
+            return Msg("the deal is over")
         if not 0 <= action < PACK.size:
-            return f"{action} is not a card"
+            return Msg("%(action)s is not a card", action=str(action))
         hand = state.hands[state.to_move]
         if state.phase == DISCARD:
             reason = discard_reason(hand | state.discard, state.discard | 1 << action)
-            return reason or f"{PACK.code(action)} cannot be discarded now"
+            return reason or Msg("%(card)s cannot be discarded now", card=PACK.code(action))
         return follow_reason(hand, led_suit(state.trick, PACK.suit_of), action, PACK)
 
     # -- transitions --------------------------------------------------------------------
@@ -292,9 +293,14 @@ class Piedicavallo(TrickGame):
         disc[dealer_team] = PACK.points_of(state.discard)
         piles[dealer_team] |= state.discard
         lines = [
-            ScoreLine("Cards won in tricks", taken[0], taken[1], f"{tricks[0]}-{tricks[1]} tricks"),
-            ScoreLine("The Matto", matto[0], matto[1]),
-            ScoreLine("The discard", disc[0], disc[1], " ".join(PACK.codes_of(state.discard))),
+            ScoreLine(
+                Msg("Cards won in tricks"),
+                taken[0],
+                taken[1],
+                Msg("%(ns)d-%(ew)d tricks", ns=tricks[0], ew=tricks[1]),
+            ),
+            ScoreLine(Msg("The Matto"), matto[0], matto[1]),
+            ScoreLine(Msg("The discard"), disc[0], disc[1], " ".join(PACK.codes_of(state.discard))),
         ]
         totals = [taken[t] + matto[t] + disc[t] for t in (0, 1)]
         for t in (0, 1):
@@ -303,7 +309,7 @@ class Piedicavallo(TrickGame):
                 # team, the discard: the other team scores all 114.
                 moved = totals[t]
                 sweep = (-moved, moved) if t == 0 else (moved, -moved)
-                lines.append(ScoreLine("Sweep: Matto and discard surrendered", *sweep))
+                lines.append(ScoreLine(Msg("Sweep: Matto and discard surrendered"), *sweep))
                 totals[1 - t] += moved
                 totals[t] = 0
                 piles[1 - t] |= piles[t]
@@ -328,8 +334,8 @@ class Piedicavallo(TrickGame):
         if state.phase == DISCARD:
             return ()
         n = popcount(state.discard & TRUMP_MASK)
-        noun = "trump" if n == 1 else "trumps"
-        return (Event("announce", state.dealer, 0, n, f"discarded {n} {noun}"),)
+        text = nmsg("discarded %(n)d trump", "discarded %(n)d trumps", n)
+        return (Event("announce", state.dealer, 0, n, text),)
 
     def private_cards(self, state: State, seat: int) -> int:
         """The dealer alone knows the discard."""

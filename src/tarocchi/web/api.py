@@ -27,13 +27,16 @@ from pydantic import BaseModel, Field
 from tarocchi.bots import LEVELS, make_bot
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import IllegalAction, TrickGame
+from tarocchi.i18n import Msg, Translator, translator
 from tarocchi.match import DealLog, advance, bot_seed
 from tarocchi.record import make_record, now
 from tarocchi.views import changes, refusals, to_json, view
+from tarocchi.web.lang import language
 from tarocchi.web.store import GameRow, Store, token_hash
 
 HUMAN = 0
 DEFAULT_LEVEL = "normal"
+NOT_YOUR_TURN = Msg("it is not your turn")
 CACHE_SIZE = 4096  # live states kept in memory; others are rebuilt from the log on demand
 
 Auth = Annotated[str | None, Header()]  # the "Authorization: Bearer <token>" header
@@ -155,12 +158,12 @@ class Games:
         """Return a game the bearer token opens (404 unknown, 401 no token, 403 wrong token)."""
         row = self.store.get(game_id)
         if row is None:
-            raise HTTPException(404, "no such game")
+            raise HTTPException(404, Msg("no such game"))
         if not authorization or not authorization.startswith("Bearer "):
-            raise HTTPException(401, "missing bearer token", {"WWW-Authenticate": "Bearer"})
+            raise HTTPException(401, Msg("missing bearer token"), {"WWW-Authenticate": "Bearer"})
         given = token_hash(authorization.removeprefix("Bearer ").strip())
         if not secrets.compare_digest(given, row.token_hash):
-            raise HTTPException(403, "wrong token for this game")
+            raise HTTPException(403, Msg("wrong token for this game"))
         live = self.cache.get(game_id)
         if live is None or live.row.version != row.version:
             live = Live(row, rebuild(game(row.game), row.seed, row.actions))
@@ -171,14 +174,28 @@ class Games:
         """Return the lock that serialises actions on one game."""
         return self.locks.setdefault(game_id, asyncio.Lock())
 
-    async def create(self, body: NewGame) -> tuple[Live, str, list[dict[str, Any]]]:
+    async def create(self, body: NewGame, tr: Translator) -> tuple[Live, str, list[dict[str, Any]]]:
         """Start a game and let the AI act up to South's first decision."""
         name = body.game.strip().lower()
         if name not in GAMES:
-            raise HTTPException(422, f"unknown game {body.game!r}; choose one of {sorted(GAMES)}")
+            raise HTTPException(
+                422,
+                Msg(
+                    "unknown game %(game)s; choose one of %(games)s",
+                    game=repr(body.game),
+                    games=str(sorted(GAMES)),
+                ),
+            )
         level = body.level or DEFAULT_LEVEL
         if level not in LEVELS:
-            raise HTTPException(422, f"unknown level {level!r}; choose one of {sorted(LEVELS)}")
+            raise HTTPException(
+                422,
+                Msg(
+                    "unknown level %(level)s; choose one of %(levels)s",
+                    level=repr(level),
+                    levels=str(sorted(LEVELS)),
+                ),
+            )
         seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
         token = secrets.token_urlsafe(24)
         stamp = now()
@@ -188,7 +205,7 @@ class Games:
         rules = game(name)
         state = rules.deal(seed)
         ai = await self.run_ai(row, ())
-        state, events = apply_all(rules, state, ai)
+        state, events = apply_all(rules, state, ai, tr)
         row = GameRow(
             row.id,
             row.token_hash,
@@ -205,14 +222,21 @@ class Games:
         self.remember(live)
         return live, token, events
 
-    async def act(self, live: Live, body: Action) -> tuple[Live, list[dict[str, Any]]]:
+    async def act(
+        self, live: Live, body: Action, tr: Translator
+    ) -> tuple[Live, list[dict[str, Any]]]:
         """Apply South's action, then the AI's, and store the longer log."""
         async with self.lock(live.row.id):
             row = self.store.get(live.row.id)
             assert row is not None
             if body.version != row.version:
                 raise HTTPException(
-                    409, f"stale version {body.version}: the game is at version {row.version}"
+                    409,
+                    Msg(
+                        "stale version %(asked)d: the game is at version %(version)d",
+                        asked=body.version,
+                        version=row.version,
+                    ),
                 )
             if live.row.version != row.version:
                 live = Live(row, rebuild(game(row.game), row.seed, row.actions))
@@ -220,23 +244,24 @@ class Games:
             state = live.state
             if state.to_move != HUMAN:
                 raise HTTPException(
-                    409, "the deal is over" if state.to_move is None else "it is not your turn"
+                    409,
+                    Msg("the deal is over") if state.to_move is None else NOT_YOUR_TURN,
                 )
             try:
                 action = rules.parse_action(body.action)
             except ValueError as e:
-                raise HTTPException(422, str(e)) from None
+                raise HTTPException(422, e.args[0]) from None
             try:
-                state, events = apply_all(rules, state, [(HUMAN, rules.action_code(action))])
+                state, events = apply_all(rules, state, [(HUMAN, rules.action_code(action))], tr)
             except IllegalAction as e:
-                raise HTTPException(409, str(e)) from None
+                raise HTTPException(409, e.args[0]) from None
             actions = (*row.actions, (HUMAN, rules.action_code(action)))
             ai = await self.run_ai(row, actions)
-            state, more = apply_all(rules, state, ai)
+            state, more = apply_all(rules, state, ai, tr)
             actions = (*actions, *ai)
             over = rules.is_over(state)
             if not self.store.update(row.id, row.version, actions, over, now()):
-                raise HTTPException(409, "the game changed meanwhile; reload it")
+                raise HTTPException(409, Msg("the game changed meanwhile; reload it"))
             new_row = GameRow(
                 row.id,
                 row.token_hash,
@@ -254,17 +279,18 @@ class Games:
 
 
 def apply_all(
-    rules: TrickGame, state: Any, actions: list[tuple[int, str]]
+    rules: TrickGame, state: Any, actions: list[tuple[int, str]], tr: Translator
 ) -> tuple[Any, list[dict[str, Any]]]:
-    """Apply actions; return the new state and, per action, what South saw change."""
+    """Apply actions; return the new state and, per action, what South saw change (texts in
+    tr's language)."""
     events = []
     before = view(state, HUMAN)
     for seat, code in actions:
         if state.to_move != seat:
-            raise IllegalAction(f"seat {seat} is not to move")
+            raise IllegalAction(Msg("seat %(seat)d is not to move", seat=seat))
         state = rules.apply(state, rules.parse_action(code))
         after = view(state, HUMAN)
-        event: dict[str, Any] = {"seat": seat, "changes": changes(before, after)}
+        event: dict[str, Any] = {"seat": seat, "changes": changes(before, after, tr)}
         if seat == HUMAN:
             event["action"] = code  # South may see its own action, discards included
         events.append(event)
@@ -272,12 +298,13 @@ def apply_all(
     return state, events
 
 
-def view_json(live: Live) -> dict[str, Any]:
-    """Return South's view of a live game as JSON, with reasons for refused cards."""
+def view_json(live: Live, tr: Translator) -> dict[str, Any]:
+    """Return South's view of a live game as JSON, with reasons for refused cards, the texts
+    in tr's language."""
     rules = game(live.row.game)
-    data = to_json(view(live.state, HUMAN))
+    data = to_json(view(live.state, HUMAN), tr)
     codes = rules.pack.codes
-    data["illegal"] = {codes[c]: why for c, why in refusals(live.state, HUMAN).items()}
+    data["illegal"] = {codes[c]: tr.text(why) for c, why in refusals(live.state, HUMAN).items()}
     data["level"] = live.row.level
     data["title"] = rules.title
     if data["over"]:
@@ -299,16 +326,18 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
     async def create_game(body: NewGame, request: Request) -> JSONResponse:
         """Start a deal; the AI's moves up to your first decision are applied and listed."""
         AI_MS.set(0.0)
-        live, token, events = await games(request).create(body)
+        tr = translator(language(request))
+        live, token, events = await games(request).create(body, tr)
         data = {"id": live.row.id, "token": token, "version": live.row.version,
-                "view": view_json(live), "events": events}  # fmt: skip
+                "view": view_json(live, tr), "events": events}  # fmt: skip
         return reply(data, 201)
 
     @router.get("/games/{game_id}", response_model=None)
     async def get_game(game_id: str, request: Request, authorization: Auth = None) -> JSONResponse:
         """Return the current version and your view."""
         live = games(request).load(game_id, authorization)
-        return reply({"version": live.row.version, "view": view_json(live)})
+        tr = translator(language(request))
+        return reply({"version": live.row.version, "view": view_json(live, tr)})
 
     @router.post("/games/{game_id}/actions", response_model=None)
     async def post_action(
@@ -317,8 +346,9 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         """Apply your action, then every AI move until you must act again or the deal ends."""
         service = games(request)
         AI_MS.set(0.0)
-        live, events = await service.act(service.load(game_id, authorization), body)
-        return reply({"version": live.row.version, "events": events, "view": view_json(live)})
+        tr = translator(language(request))
+        live, events = await service.act(service.load(game_id, authorization), body, tr)
+        return reply({"version": live.row.version, "events": events, "view": view_json(live, tr)})
 
     @router.get("/games/{game_id}/hint")
     async def get_hint(
@@ -328,10 +358,13 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         service = games(request)
         live = service.load(game_id, authorization)
         if live.state.to_move != HUMAN:
-            raise HTTPException(409, "it is not your turn")
+            raise HTTPException(409, NOT_YOUR_TURN)
         loop = asyncio.get_running_loop()
         row = live.row
         ranked = await loop.run_in_executor(service.pool, hint_for, row.game, row.seed, row.actions)
+        tr = translator(language(request))
+        for r in ranked:
+            r["reason"] = tr.text(r["reason"])
         return {"version": row.version, "suggestions": ranked}
 
     @router.get("/games/{game_id}/record")
@@ -342,7 +375,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         live = games(request).load(game_id, authorization)
         rules = game(live.row.game)
         if not rules.is_over(live.state):
-            raise HTTPException(409, "the deal is not over yet")
+            raise HTTPException(409, Msg("the deal is not over yet"))
         log = DealLog(
             rules,
             live.row.seed,

@@ -11,20 +11,21 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, HTTPException, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tarocchi.games import GAMES, game
+from tarocchi.i18n import Msg, translator
 from tarocchi.web.api import Games, make_router, prepare_worker, worker_ready
+from tarocchi.web.lang import language, render
 from tarocchi.web.pages import router as pages_router
 from tarocchi.web.store import Store, default_path
 from tarocchi.web.svg import card_back_svg, card_svg
 
 HERE = Path(__file__).parent
-templates = Jinja2Templates(directory=HERE / "templates")
 # AI workers run at a lower priority: a request that only reads or applies a move must not
 # wait for a core behind another game's search
 AI_NICENESS = 10
@@ -83,43 +84,53 @@ def create_app(db_path: Path | str | None = None, ai_workers: int = 2) -> FastAP
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     app.add_middleware(ServerTiming)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def translated_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """An error's reason in the reader's language (the engine's and the API's reasons
+        are messages with their recipe, see tarocchi.i18n)."""
+        detail = exc.detail
+        if isinstance(detail, str):
+            detail = translator(language(request)).text(detail)
+        return JSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)
+
     app.include_router(make_router(lambda request: request.app.state.games))
     app.include_router(pages_router)
 
     @app.get("/play/{game_name}", response_class=HTMLResponse)
-    async def play_page(game_name: str, request: Request) -> HTMLResponse:
+    async def play_page(game_name: str, request: Request) -> Response:
         """The play page of a game: a table, your hand, and the deal driven by the API."""
         if game_name not in GAMES:
-            raise HTTPException(404, "no such game")
+            raise HTTPException(404, Msg("no such game"))
         rules = game(game_name)
-        return templates.TemplateResponse(
-            request, "play.html", {"game": game_name, "title": rules.title}
-        )
+        return render(request, "play.html", {"game": game_name, "title": rules.title})
 
     @app.get("/cards/{game_name}/{code}.svg")
     async def card_image(game_name: str, code: str) -> Response:
         """One card drawn as SVG (or `back`)."""
         if game_name not in GAMES:
-            raise HTTPException(404, "no such game")
+            raise HTTPException(404, Msg("no such game"))
         try:
             svg = card_back_svg(game_name) if code == "back" else card_svg(game_name, code)
         except ValueError:
-            raise HTTPException(404, "no such card") from None
+            raise HTTPException(404, Msg("no such card")) from None
         return Response(svg, media_type="image/svg+xml",
                         headers={"Cache-Control": "public, max-age=86400"})  # fmt: skip
 
     @app.get("/api/packs/{game_name}")
-    async def pack_cards(game_name: str) -> dict[str, object]:
-        """The cards of a game's pack: code, names, suit and points (public data)."""
+    async def pack_cards(game_name: str, request: Request) -> dict[str, object]:
+        """The cards of a game's pack: code, names (in the reader's language, English and
+        Italian), suit and points (public data)."""
         if game_name not in GAMES:
-            raise HTTPException(404, "no such game")
+            raise HTTPException(404, Msg("no such game"))
         rules = game(game_name)
+        tr = translator(language(request))
         return {
             "game": game_name,
             "title": rules.title,
             "cards": [
-                {"code": c.code, "name": c.name_en, "name_it": c.name_it, "suit": c.suit,
-                 "points": c.points}
+                {"code": c.code, "name": tr.card(c), "name_en": c.name_en, "name_it": c.name_it,
+                 "suit": c.suit, "points": c.points}
                 for c in rules.pack.cards
             ],
         }  # fmt: skip

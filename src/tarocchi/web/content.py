@@ -12,6 +12,7 @@ import importlib
 from dataclasses import dataclass
 
 from tarocchi.cards import Card, Pack
+from tarocchi.i18n import N_
 
 # each game is played with one pack; the pack modules are imported lazily
 PACK_MODULES = {
@@ -21,7 +22,7 @@ PACK_MODULES = {
 }
 
 # the player line every game shares (the product's own pages said it the same way)
-PLAYERS = "4 players · you and your AI partner against two AI opponents · a single deal"
+PLAYERS = N_("4 players · you and your AI partner against two AI opponents · a single deal")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,37 +70,37 @@ GAMES: dict[str, Game] = {
         Game(
             slug="piedicavallo",
             name="Piedicavallo Tarocchi",
-            title="How to play Piedicavallo Tarocchi",
+            title=N_("How to play Piedicavallo Tarocchi"),
             tradition="tarocco-piemontese",
-            difficulty="beginner game",
-            summary=(
-                "The partnership tarocchi of Piedicavallo, in Piedmont: follow suit, trump "
-                "when you cannot, look after the Matto, and take more of the pack's 114 card "
-                "points than the other side."
+            difficulty=N_("beginner game"),
+            summary=N_(
+                "The partnership tarocchi of Piedicavallo, in Piedmont: follow suit, trump when "
+                "you cannot, look after the Matto, and take more of the pack's 114 card points "
+                "than the other side."
             ),
         ),
         Game(
             slug="ottocento",
             name="Ottocento",
-            title="How to play Ottocento",
+            title=N_("How to play Ottocento"),
             tradition="tarocchino-bolognese",
-            difficulty="intermediate game",
-            summary=(
+            difficulty=N_("intermediate game"),
+            summary=N_(
                 "The Bolognese partnership game: declare the combinations in your hand, win "
-                "tricks, find more combinations in your team's pile, and take the last trick "
-                "for 6 points."
+                "tricks, find more combinations in your team's pile, and take the last trick for 6 "
+                "points."
             ),
         ),
         Game(
             slug="minchiate",
             name="Minchiate",
-            title="How to play Minchiate",
+            title=N_("How to play Minchiate"),
             tradition="minchiate",
-            difficulty="advanced game",
-            summary=(
+            difficulty=N_("advanced game"),
+            summary=N_(
                 "The Florentine game with 97 cards and 40 trumps: rob the pack, declare your "
-                "versicole, capture your opponents' counting cards, and turn every 60-point "
-                "lead into a resto."
+                "versicole, capture your opponents' counting cards, and turn every 60-point lead "
+                "into a resto."
             ),
         ),
     )
@@ -112,29 +113,38 @@ TRADITIONS: dict[str, Tradition] = {
         Tradition(
             slug="tarocco-piemontese",
             name="Tarocco Piemontese",
-            region="Piedmont",
-            country="Italy",
+            region=N_("Piedmont"),
+            country=N_("Italy"),
             cards=78,
-            tagline=(
-                "The double-headed tarot of Piedmont, with Italian suits, 21 trumps and the "
-                "Matto, still made and played today."
+            tagline=N_(
+                "The double-headed tarot of Piedmont, with Italian suits, 21 trumps and the Matto, "
+                "still made and played today."
             ),
             history=(
-                "Tarot cards were invented in northern Italy in the fifteenth century, not for "
-                "fortune-telling but for playing trick-taking games: an ordinary pack of four "
-                "suits was given a fifth, permanent suit of picture cards, the trumps, and a "
-                "wandering card, the Fool. Fortune-telling with tarot came centuries later.",
-                "The Tarocco Piemontese is the pack of this family that lives on in Piedmont, "
-                "in north-west Italy. It descends from the Tarot of Marseilles pattern: 78 "
-                "cards in four Italian suits (Swords, Batons, Cups and Coins) of fourteen cards "
-                "each, 21 numbered trumps from the Magician up to the World, and the Matto. "
-                "Modern packs are double-headed, so a card reads the same either way up.",
-                "As in the old tarot games, the suits of Swords and Batons rank their number "
-                "cards with the 10 highest, while Cups and Coins rank them the other way round, "
-                "with the ace just below the court cards.",
-                "Piedicavallo is a village in the upper Cervo valley, in the province of Biella. "
-                "Its partnership game sets aside sixteen low number cards and plays with the "
-                "remaining 62.",
+                N_(
+                    "Tarot cards were invented in northern Italy in the fifteenth century, not for "
+                    "fortune-telling but for playing trick-taking games: an ordinary pack of four "
+                    "suits was given a fifth, permanent suit of picture cards, the trumps, and a "
+                    "wandering card, the Fool. Fortune-telling with tarot came centuries later."
+                ),
+                N_(
+                    "The Tarocco Piemontese is the pack of this family that lives on in Piedmont, "
+                    "in north-west Italy. It descends from the Tarot of Marseilles pattern: 78 "
+                    "cards in four Italian suits (Swords, Batons, Cups and Coins) of fourteen "
+                    "cards each, 21 numbered trumps from the Magician up to the World, and the "
+                    "Matto. Modern packs are double-headed, so a card reads the same either way "
+                    "up."
+                ),
+                N_(
+                    "As in the old tarot games, the suits of Swords and Batons rank their number "
+                    "cards with the 10 highest, while Cups and Coins rank them the other way "
+                    "round, with the ace just below the court cards."
+                ),
+                N_(
+                    "Piedicavallo is a village in the upper Cervo valley, in the province of "
+                    "Biella. Its partnership game sets aside sixteen low number cards and plays "
+                    "with the remaining 62."
+                ),
             ),
             wiki="https://en.wikipedia.org/wiki/Tarocco_Piemontese",
             games=("piedicavallo",),
@@ -143,29 +153,37 @@ TRADITIONS: dict[str, Tradition] = {
         Tradition(
             slug="tarocchino-bolognese",
             name="Tarocchino Bolognese",
-            region="Bologna, Emilia-Romagna",
-            country="Italy",
+            region=N_("Bologna, Emilia-Romagna"),
+            country=N_("Italy"),
             cards=62,
-            tagline=(
+            tagline=N_(
                 "Bologna's shortened tarot of 62 cards, with the Angel at the top of the trumps "
                 "and four equal Moors near the bottom."
             ),
             history=(
-                "Bologna was one of the early centres of the tarot, which was invented in "
-                "fifteenth-century northern Italy for trick-taking games. Its pack is called "
-                "the tarocchino, the little tarot, because it leaves out the 2 to 5 of each "
-                "suit: four suits of ten cards (King, Queen, Knight, Jack, the 10 down to the "
-                "6, and the ace), 21 trumps and the Matto make 62 cards.",
-                "The trumps have their own Bolognese order. The Angel is the highest, above the "
-                "World, the Sun and the Moon; then come trumps numbered 16 down to 5, four "
-                "Moors of equal rank, and the Bégato, the Magician, at the bottom. The four "
-                "Moors took the place of four older trumps that showed papal and imperial "
-                "figures.",
-                "The pack is double-headed. Swords and Batons rank their number cards from the "
-                "10 down to the ace; Cups and Coins the other way round, with the ace highest.",
-                "Ottocento, 'eight hundred', is the classic partnership game of Bologna, "
-                "traditionally played over many deals until a team reaches 800 points. Here "
-                "you play it one deal at a time.",
+                N_(
+                    "Bologna was one of the early centres of the tarot, which was invented in "
+                    "fifteenth-century northern Italy for trick-taking games. Its pack is called "
+                    "the tarocchino, the little tarot, because it leaves out the 2 to 5 of each "
+                    "suit: four suits of ten cards (King, Queen, Knight, Jack, the 10 down to the "
+                    "6, and the ace), 21 trumps and the Matto make 62 cards."
+                ),
+                N_(
+                    "The trumps have their own Bolognese order. The Angel is the highest, above "
+                    "the World, the Sun and the Moon; then come trumps numbered 16 down to 5, four "
+                    "Moors of equal rank, and the Bégato, the Magician, at the bottom. The four "
+                    "Moors took the place of four older trumps that showed papal and imperial "
+                    "figures."
+                ),
+                N_(
+                    "The pack is double-headed. Swords and Batons rank their number cards from the "
+                    "10 down to the ace; Cups and Coins the other way round, with the ace highest."
+                ),
+                N_(
+                    "Ottocento, 'eight hundred', is the classic partnership game of Bologna, "
+                    "traditionally played over many deals until a team reaches 800 points. Here "
+                    "you play it one deal at a time."
+                ),
             ),
             wiki="https://en.wikipedia.org/wiki/Tarocco_Bolognese",
             games=("ottocento",),
@@ -174,28 +192,36 @@ TRADITIONS: dict[str, Tradition] = {
         Tradition(
             slug="minchiate",
             name="Minchiate",
-            region="Florence, Tuscany",
-            country="Italy",
+            region=N_("Florence, Tuscany"),
+            country=N_("Italy"),
             cards=97,
-            tagline=(
+            tagline=N_(
                 "Florence's great tarot of 97 cards, whose 40 trumps add the virtues, the four "
                 "elements and the twelve signs of the zodiac."
             ),
             history=(
-                "Minchiate is the Florentine branch of the tarot, the family of card games "
-                "invented in fifteenth-century northern Italy. Its pack is the largest of the "
-                "traditional tarots: four Italian suits of fourteen cards, the Matto, and 40 "
-                "trumps instead of the usual 21.",
-                "The extra trumps complete the cardinal and theological virtues (Prudence, "
-                "Faith, Hope and Charity join Temperance, Fortitude and Justice) and add the "
-                "four elements and the twelve signs of the zodiac. Above them come the Star, "
-                "the Moon, the Sun, the World and, highest of all, the Trumpets.",
-                "In Cups and Coins the lowest court card is a maid (Fantina) rather than a "
-                "jack. Cups and Coins rank their number cards with the ace high; Swords and "
-                "Batons with the 10 high.",
-                "The game spread from Florence across Italy and stayed popular for centuries "
-                "before fading away. Its scoring has its own vocabulary: combinations of trumps "
-                "are versicole, and points are settled in resti.",
+                N_(
+                    "Minchiate is the Florentine branch of the tarot, the family of card games "
+                    "invented in fifteenth-century northern Italy. Its pack is the largest of the "
+                    "traditional tarots: four Italian suits of fourteen cards, the Matto, and 40 "
+                    "trumps instead of the usual 21."
+                ),
+                N_(
+                    "The extra trumps complete the cardinal and theological virtues (Prudence, "
+                    "Faith, Hope and Charity join Temperance, Fortitude and Justice) and add the "
+                    "four elements and the twelve signs of the zodiac. Above them come the Star, "
+                    "the Moon, the Sun, the World and, highest of all, the Trumpets."
+                ),
+                N_(
+                    "In Cups and Coins the lowest court card is a maid (Fantina) rather than a "
+                    "jack. Cups and Coins rank their number cards with the ace high; Swords and "
+                    "Batons with the 10 high."
+                ),
+                N_(
+                    "The game spread from Florence across Italy and stayed popular for centuries "
+                    "before fading away. Its scoring has its own vocabulary: combinations of "
+                    "trumps are versicole, and points are settled in resti."
+                ),
             ),
             wiki="https://en.wikipedia.org/wiki/Minchiate",
             games=("minchiate",),
@@ -211,38 +237,38 @@ HERO_CARDS = (("piedicavallo", "MATTO"), ("ottocento", "WORLD"), ("minchiate", "
 # the numbered sections of each rules page, in order: (anchor id, title)
 RULE_SECTIONS: dict[str, tuple[tuple[str, str], ...]] = {
     "piedicavallo": (
-        ("objective", "Objective"),
-        ("setup", "Setup"),
-        ("discard", "The discard"),
-        ("playing", "Playing a turn"),
-        ("matto", "The Matto"),
-        ("scoring", "Scoring and end"),
-        ("cards", "Card order and points"),
-        ("glossary", "Glossary"),
+        ("objective", N_("Objective")),
+        ("setup", N_("Setup")),
+        ("discard", N_("The discard")),
+        ("playing", N_("Playing a turn")),
+        ("matto", N_("The Matto")),
+        ("scoring", N_("Scoring and end")),
+        ("cards", N_("Card order and points")),
+        ("glossary", N_("Glossary")),
     ),
     "ottocento": (
-        ("objective", "Objective"),
-        ("setup", "Setup"),
-        ("declarations", "Declarations"),
-        ("combinations", "Combinations"),
-        ("playing", "Playing a turn"),
-        ("matto", "The Matto settlement"),
-        ("scoring", "Scoring and end"),
-        ("cards", "Card order and points"),
-        ("glossary", "Glossary"),
+        ("objective", N_("Objective")),
+        ("setup", N_("Setup")),
+        ("declarations", N_("Declarations")),
+        ("combinations", N_("Combinations")),
+        ("playing", N_("Playing a turn")),
+        ("matto", N_("The Matto settlement")),
+        ("scoring", N_("Scoring and end")),
+        ("cards", N_("Card order and points")),
+        ("glossary", N_("Glossary")),
     ),
     "minchiate": (
-        ("objective", "Objective"),
-        ("setup", "Setup"),
-        ("cut", "The cut and robbing"),
-        ("fola", "The Fola"),
-        ("versicole", "Versicole"),
-        ("playing", "Playing a turn"),
-        ("king", "The King rule"),
-        ("scoring", "Scoring and end"),
-        ("resti", "Resti"),
-        ("cards", "Card order and points"),
-        ("glossary", "Glossary"),
+        ("objective", N_("Objective")),
+        ("setup", N_("Setup")),
+        ("cut", N_("The cut and robbing")),
+        ("fola", N_("The Fola")),
+        ("versicole", N_("Versicole")),
+        ("playing", N_("Playing a turn")),
+        ("king", N_("The King rule")),
+        ("scoring", N_("Scoring and end")),
+        ("resti", N_("Resti")),
+        ("cards", N_("Card order and points")),
+        ("glossary", N_("Glossary")),
     ),
 }
 
@@ -256,131 +282,150 @@ def _trumps(high: int, low: int) -> tuple[str, ...]:
 
 
 _MOORS = ("MOOR4", "MOOR3", "MOOR2", "MOOR1")  # equal in rank (rules §4): any order
-_COURT_POINTS = "King 5, Queen 4, Knight 3, Jack 2, every other card 1"
+_COURT_POINTS = N_("King 5, Queen 4, Knight 3, Jack 2, every other card 1")
 
 CARD_ORDER: dict[str, tuple[OrderRow, ...]] = {
     "piedicavallo": (
         OrderRow(
-            "Trumps",
-            "21 (the World), 20, 19, … down to 2, then 1 (the Magician)",
-            "21 and 1: 5 each; 2 to 20: 1 each",
+            N_("Trumps"),
+            N_("21 (the World), 20, 19, … down to 2, then 1 (the Magician)"),
+            N_("21 and 1: 5 each; 2 to 20: 1 each"),
             _trumps(21, 1),
         ),
         OrderRow(
-            "Swords, Batons",
-            "King, Queen, Knight, Jack, 10, 9, 8, 7, 6, 5",
+            N_("Swords, Batons"),
+            N_("King, Queen, Knight, Jack, 10, 9, 8, 7, 6, 5"),
             _COURT_POINTS,
             _suit("SW", "K Q N J 10 9 8 7 6 5") + _suit("BA", "K Q N J 10 9 8 7 6 5"),
         ),
         OrderRow(
-            "Cups, Coins",
-            "King, Queen, Knight, Jack, Ace, 2, 3, 4, 5, 6",
+            N_("Cups, Coins"),
+            N_("King, Queen, Knight, Jack, Ace, 2, 3, 4, 5, 6"),
             _COURT_POINTS,
             _suit("CU", "K Q N J A 2 3 4 5 6") + _suit("CO", "K Q N J A 2 3 4 5 6"),
         ),
-        OrderRow("The Matto", "no rank: it never wins a trick", "5", ("MATTO",)),
+        OrderRow(N_("The Matto"), N_("no rank: it never wins a trick"), "5", ("MATTO",)),
     ),
     "ottocento": (
         OrderRow(
-            "Trumps",
-            "Angel, World, Sun, Moon, 16, 15, … down to 5, the four Moors (equal), Bégato",
-            "Angel, World, Bégato: 5 each; every other trump 1",
+            N_("Trumps"),
+            N_("Angel, World, Sun, Moon, 16, 15, … down to 5, the four Moors (equal), Bégato"),
+            N_("Angel, World, Bégato: 5 each; every other trump 1"),
             ("ANGEL", "WORLD", "SUN", "MOON", *_trumps(16, 5), *_MOORS, "BEGATO"),
         ),
         OrderRow(
-            "Swords, Batons",
-            "King, Queen, Knight, Jack, 10, 9, 8, 7, 6, Ace",
+            N_("Swords, Batons"),
+            N_("King, Queen, Knight, Jack, 10, 9, 8, 7, 6, Ace"),
             _COURT_POINTS,
             _suit("SW", "K Q N J 10 9 8 7 6 A") + _suit("BA", "K Q N J 10 9 8 7 6 A"),
         ),
         OrderRow(
-            "Cups, Coins",
-            "King, Queen, Knight, Jack, Ace, 6, 7, 8, 9, 10",
+            N_("Cups, Coins"),
+            N_("King, Queen, Knight, Jack, Ace, 6, 7, 8, 9, 10"),
             _COURT_POINTS,
             _suit("CU", "K Q N J A 6 7 8 9 10") + _suit("CO", "K Q N J A 6 7 8 9 10"),
         ),
-        OrderRow("The Matto", "no rank: it never wins a trick", "5", ("MATTO",)),
+        OrderRow(N_("The Matto"), N_("no rank: it never wins a trick"), "5", ("MATTO",)),
     ),
     "minchiate": (
         OrderRow(
-            "Trumps",
-            "40 (the Trumpets), 39 (the World), 38 (the Sun), 37 (the Moon), 36 (the Star), "
-            "35, … down to 1",
-            "36 to 40: 10 each; 1, 10, 13, 20, 28 and 30 to 35: 5 each; 2 to 5: 3 each; "
-            "every other trump 0 (29 counts 5 inside a sequence)",
+            N_("Trumps"),
+            N_(
+                "40 (the Trumpets), 39 (the World), 38 (the Sun), 37 (the Moon), 36 (the Star), "
+                "35, … down to 1"
+            ),
+            N_(
+                "36 to 40: 10 each; 1, 10, 13, 20, 28 and 30 to 35: 5 each; 2 to 5: 3 each; every "
+                "other trump 0 (29 counts 5 inside a sequence)"
+            ),
             _trumps(40, 1),
         ),
         OrderRow(
-            "Swords, Batons",
-            "King, Queen, Knight, Jack, 10, 9, … down to 2, Ace",
-            "King 5, every other card 0",
+            N_("Swords, Batons"),
+            N_("King, Queen, Knight, Jack, 10, 9, … down to 2, Ace"),
+            N_("King 5, every other card 0"),
             _suit("SW", "K Q N J 10 9 8 7 6 5 4 3 2 A")
             + _suit("BA", "K Q N J 10 9 8 7 6 5 4 3 2 A"),
         ),
         OrderRow(
-            "Cups, Coins",
-            "King, Queen, Knight, Maid, Ace, 2, 3, … up to 10",
-            "King 5, every other card 0",
+            N_("Cups, Coins"),
+            N_("King, Queen, Knight, Maid, Ace, 2, 3, … up to 10"),
+            N_("King 5, every other card 0"),
             _suit("CU", "K Q N J A 2 3 4 5 6 7 8 9 10")
             + _suit("CO", "K Q N J A 2 3 4 5 6 7 8 9 10"),
         ),
-        OrderRow("The Matto", "no rank: it never wins a trick", "5", ("MATTO",)),
+        OrderRow(N_("The Matto"), N_("no rank: it never wins a trick"), "5", ("MATTO",)),
     ),
 }
 
 
-# the Italian terms, defined once; each rules page lists the ones it uses
+# the terms of the games, defined once; each rules page lists the ones it uses
 GLOSSARY: dict[str, str] = {
-    "Matto": (
-        "The Fool. It belongs to no suit, can be played at any turn instead of the card you "
-        "would owe, and never wins a trick."
+    "Matto": N_(
+        "The Fool. It belongs to no suit, can be played at any turn instead of the card you would "
+        "owe, and never wins a trick."
     ),
-    "trump": (
+    "trump": N_(
         "A card of the picture suit (trionfo or tarocco) that beats every card of the four "
         "ordinary suits."
     ),
-    "trick": "One card from each player; the highest card by the rules takes all four.",
-    "void": "Having no card of the suit that was led.",
-    "sweep": "Winning every trick of the deal.",
-    "Re, Donna, Regina, Cavallo, Fante": (
+    "trick": N_("One card from each player; the highest card by the rules takes all four."),
+    "void": N_("Having no card of the suit that was led."),
+    "sweep": N_("Winning every trick of the deal."),
+    "Re, Donna, Regina, Cavallo, Fante": N_(
         "The Italian names of the court cards: King, Queen (Donna or Regina), Knight, Jack."
     ),
-    "Fantina": "The maid: the lowest court card of Cups and Coins in the Minchiate pack.",
-    "Bégato": ("The Magician, the lowest trump of the Bolognese pack; one of the two contatori."),
-    "Moors": (
-        "Four trumps of equal rank just above the Bégato; if two or more meet in a trick, the "
-        "last one played is the higher."
+    "Fantina": N_("The maid: the lowest court card of Cups and Coins in the Minchiate pack."),
+    "Bégato": N_("The Magician, the lowest trump of the Bolognese pack; one of the two contatori."),
+    "Moors": N_(
+        "Four trumps of equal rank just above the Bégato; if two or more meet in a trick, the last "
+        "one played is the higher."
     ),
-    "tarocchi": (
+    "tarocchi": N_(
         "In Ottocento, the four honours Angel, World, Bégato and Matto, which form a set."
     ),
-    "contatore": (
-        "Plural contatori: the Bégato and the Matto, which can fill a gap in a sequence or add "
-        "one card to its length."
+    "contatore": N_(
+        "Plural contatori: the Bégato and the Matto, which can fill a gap in a sequence or add one "
+        "card to its length."
     ),
-    "cricca": (
+    "cricca": N_(
         "A set of three or four cards of one kind (Kings, Queens, Knights, Jacks or tarocchi); "
         "three different sets make a criccone, which doubles the set points."
     ),
-    "Grande": "The long sequence of trumps that starts from the Angel.",
-    "Fola": (
+    "Grande": N_("The long sequence of trumps that starts from the Angel."),
+    "Fola": N_(
         "The thirteen cards left out of play in Minchiate: the undealt cards and the discards."
     ),
-    "versicola": (
+    "versicola": N_(
         "Plural versicole: a scoring combination of Minchiate, such as a sequence of trumps or "
         "three Kings."
     ),
-    "resto": ("Plural resti: Minchiate's unit of settlement, one for each 60 points of lead."),
-    "robbing": (
-        "Taking counting cards and high trumps from the cut packet (the cutter) or from the "
-        "Fola (the dealer) and adding them to your hand."
+    "resto": N_("Plural resti: Minchiate's unit of settlement, one for each 60 points of lead."),
+    "robbing": N_(
+        "Taking counting cards and high trumps from the cut packet (the cutter) or from the Fola "
+        "(the dealer) and adding them to your hand."
     ),
-    "counting card": "A card worth points: in Minchiate, 25 of the 97 cards.",
-    "die at home": (
+    "counting card": N_("A card worth points: in Minchiate, 25 of the 97 cards."),
+    "die at home": N_(
         "In Minchiate, a counting card your own team plays into a trick your team wins scores "
         "nothing at once; it still counts at the end."
     ),
 }
+
+# the glossary's terms in English, translated where they are shown; every other term is an
+# Italian word of the games and stays Italian in every language
+ENGLISH_TERMS = frozenset(
+    (
+        N_("trump"),
+        N_("trick"),
+        N_("void"),
+        N_("sweep"),
+        N_("Moors"),
+        N_("robbing"),
+        N_("counting card"),
+        N_("die at home"),
+    )
+)
 
 GLOSSARY_TERMS: dict[str, tuple[str, ...]] = {
     "piedicavallo": (

@@ -6,14 +6,14 @@ tarocchi.web.content and the rules templates.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
-from fastapi.templating import Jinja2Templates
+from starlette.responses import Response
 
+from tarocchi.i18n import Msg
 from tarocchi.web.content import (
     CARD_ORDER,
+    ENGLISH_TERMS,
     GAMES,
     HERO_CARDS,
     RULE_SECTIONS,
@@ -22,18 +22,17 @@ from tarocchi.web.content import (
     glossary,
     sample_cards,
 )
-
-templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
+from tarocchi.web.lang import render
 
 router = APIRouter()
 
 
 @router.get("/", response_class=HTMLResponse)
-async def home(request: Request) -> HTMLResponse:
+async def home(request: Request) -> Response:
     """Show the three card traditions and their games."""
     traditions = [(t, sample_cards(t)[0]) for t in TRADITIONS.values()]
     hero_cards = [(game, card(game, code)) for game, code in HERO_CARDS]
-    return templates.TemplateResponse(
+    return render(
         request,
         "home.html",
         {"traditions": traditions, "games": GAMES, "hero_cards": hero_cards},
@@ -41,12 +40,12 @@ async def home(request: Request) -> HTMLResponse:
 
 
 @router.get("/traditions/{slug}", response_class=HTMLResponse)
-async def tradition(slug: str, request: Request) -> HTMLResponse:
+async def tradition(slug: str, request: Request) -> Response:
     """Show one card tradition: its facts, history, sample cards and games."""
     found = TRADITIONS.get(slug)
     if found is None:
-        raise HTTPException(404, "no such card tradition")
-    return templates.TemplateResponse(
+        raise HTTPException(404, Msg("no such card tradition"))
+    return render(
         request,
         "tradition.html",
         {
@@ -58,13 +57,13 @@ async def tradition(slug: str, request: Request) -> HTMLResponse:
 
 
 @router.get("/rules/{game}", response_class=HTMLResponse)
-async def rules(game: str, request: Request) -> HTMLResponse:
+async def rules(game: str, request: Request) -> Response:
     """Show the rules of one game, in numbered sections."""
     found = GAMES.get(game)
     if found is None:
-        raise HTTPException(404, "no such game")
+        raise HTTPException(404, Msg("no such game"))
     sections = RULE_SECTIONS[game]
-    return templates.TemplateResponse(
+    return render(
         request,
         f"rules_{game}.html",
         {
@@ -75,5 +74,6 @@ async def rules(game: str, request: Request) -> HTMLResponse:
             "titles": dict(sections),
             "card_order": CARD_ORDER[game],
             "glossary": glossary(game),
+            "english_terms": ENGLISH_TERMS,
         },
     )

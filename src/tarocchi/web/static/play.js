@@ -3,16 +3,34 @@
 
 const root = document.getElementById("game");
 const GAME = root.dataset.game;
-const SEATS = ["South", "East", "North", "West"];
-const LABELS = ["you", "East", "your partner North", "West"];
+
+// -- the reader's language: the page carries the translations of this file's strings
+// (tarocchi.web.lang.js_catalog); the keys are the English strings, %(name)s placeholders
+const I18N = JSON.parse(document.getElementById("i18n").textContent);
+// the language's plural rule (a C expression in n, from its catalog: CLDR's for integers)
+const pluralIndex = new Function("n", `return Number(${I18N.plural});`);
+
+function fill(text, vars) {
+  return vars ? text.replace(/%\((\w+)\)[sd]/g, (m, k) => String(vars[k])) : text;
+}
+
+function _(msgid, vars) {
+  const t = I18N.messages[msgid];
+  return fill(typeof t === "string" && t ? t : msgid, vars);
+}
+
+function ngettext(singular, plural, n, vars) {
+  const forms = I18N.messages[singular];
+  const t = Array.isArray(forms) ? forms[pluralIndex(n)] : "";
+  return fill(t || (n === 1 ? singular : plural), { n, ...vars });
+}
+
+const SEATS = [_("South"), _("East"), _("North"), _("West")];
 // what the rules allow in a discard, in words (the server decides; this only explains)
 const DISCARD_RULES = {
-  piedicavallo: "Kings, T1, T21 and the Matto may never be discarded; other trumps only if " +
-    "the rest of your hand is all trumps, Kings and the Matto, or holds no trump. " +
-    "The number of trumps you discard is announced.",
-  ottocento: "Kings, the Angel, the World, the Bégato and the Matto may never be discarded.",
-  minchiate: "Only cards worth nothing may be discarded: never Kings, counting trumps, " +
-    "the Matto or trump 29.",
+  piedicavallo: _("Kings, T1, T21 and the Matto may never be discarded; other trumps only if the rest of your hand is all trumps, Kings and the Matto, or holds no trump. The number of trumps you discard is announced."),
+  ottocento: _("Kings, the Angel, the World, the Bégato and the Matto may never be discarded."),
+  minchiate: _("Only cards worth nothing may be discarded: never Kings, counting trumps, the Matto or trump 29."),
 };
 const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
@@ -58,13 +76,20 @@ function backImg() {
 }
 
 function actionLabel(code) {
-  const fixed = { DECLARE: "Declare", PASS: "Pass", "DECL-DONE": "Done declaring" };
-  if (fixed[code]) return fixed[code];
-  if (code.startsWith("DECL-")) {
-    const words = code.slice(5).toLowerCase().replace(/-/g, " ");
-    return `Declare ${words}`;
-  }
-  return code;
+  const fixed = {
+    DECLARE: _("Declare"),
+    PASS: _("Pass"),
+    "DECL-DONE": _("Done declaring"),
+    "DECL-SEQ-LOW": _("Declare the sequence of trumps 1-5"),
+    "DECL-SEQ-HIGH-1": _("Declare the first sequence of trumps 28-40"),
+    "DECL-SEQ-HIGH-2": _("Declare the second sequence of trumps 28-40"),
+    "DECL-SEQ-HIGH-3": _("Declare the third sequence of trumps 28-40"),
+    "DECL-MATTO": _("Declare the Matto versicola"),
+    "DECL-THIRTEEN": _("Declare the Thirteen"),
+    "DECL-TENS": _("Declare the Tens"),
+    "DECL-KINGS": _("Declare the Kings"),
+  };
+  return fixed[code] || code;
 }
 
 function log(text, kind = "") {
@@ -81,7 +106,8 @@ function setPrompt(text, kind = "") {
 }
 
 async function api(method, path, body) {
-  const headers = { "Content-Type": "application/json" };
+  // the API answers in the page's language (the texts of events, refusals, hints, errors)
+  const headers = { "Content-Type": "application/json", "Accept-Language": document.documentElement.lang };
   if (state.token) headers.Authorization = `Bearer ${state.token}`;
   const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
   const data = await res.json().catch(() => ({}));
@@ -119,7 +145,7 @@ function render(view) {
   renderScore(view);
   el("last-trick").disabled = view.tricks.length === 0;
   if (view.over) {
-    setPrompt("The deal is over.");
+    setPrompt(_("The deal is over."));
     showEnd(view);
   }
 }
@@ -147,7 +173,8 @@ function renderHand(view) {
     const isLegal = myTurn && legal.has(code);
     b.classList.toggle("legal", isLegal);
     b.classList.toggle("illegal", myTurn && !isLegal);
-    b.setAttribute("aria-label", `${cardName(code)}${isLegal ? "" : myTurn ? " (not playable now)" : ""}`);
+    const label = isLegal || !myTurn ? cardName(code) : _("%(card)s (not playable now)", { card: cardName(code) });
+    b.setAttribute("aria-label", label);
     b.append(cardImg(code));
     b.addEventListener("click", () => choose(code));
     return b;
@@ -163,27 +190,27 @@ function renderHand(view) {
     b.className = "button action";
     b.textContent = actionLabel(code);
     b.dataset.code = code;
-    b.title = `key ${i + 1}`;
+    b.title = _("key %(n)s", { n: i + 1 });
     b.addEventListener("click", () => choose(code));
     return b;
   }));
-  const waiting = view.to_move === null ? "The cards are dealt…" : `Waiting for ${SEATS[view.to_move]}…`;
+  const waiting = view.to_move === null ? _("The cards are dealt…") : _("Waiting for %(seat)s…", { seat: SEATS[view.to_move] });
   setPrompt(myTurn ? promptText(view) : view.over ? "" : waiting);
 }
 
 function promptText(view) {
   const n = view.legal.length;
   if (view.phase === "discard") {
-    return `Choose a card to lay aside face down. ${DISCARD_RULES[GAME] || ""} ` +
-      "Click a card that is not highlighted to see why it cannot be discarded.";
+    return [_("Choose a card to lay aside face down."), DISCARD_RULES[GAME] || "",
+      _("Click a card that is not highlighted to see why it cannot be discarded.")].join(" ");
   }
-  if (view.phase === "declare") return "Declare your combinations, or pass: choose below.";
+  if (view.phase === "declare") return _("Declare your combinations, or pass: choose below.");
   if (view.phase === "play") {
-    return view.trick.length ? `Your turn: ${n} playable card${n === 1 ? "" : "s"} highlighted.`
-      : "Your lead: play any card.";
+    return view.trick.length ? ngettext("Your turn: %(n)d playable card highlighted.", "Your turn: %(n)d playable cards highlighted.", n)
+      : _("Your lead: play any card.");
   }
-  if (view.legal.some((c) => !view.hand.includes(c))) return "Your decision: choose below.";
-  return "Your turn.";
+  if (view.legal.some((c) => !view.hand.includes(c))) return _("Your decision: choose below.");
+  return _("Your turn.");
 }
 
 function teamPoints(codes) {
@@ -202,7 +229,7 @@ function renderScore(view) {
   box.hidden = ledger.length === 0;
   if (ledger.length) {
     const last = ledger[ledger.length - 1];
-    box.textContent = `Ledger: ${last.text}`;
+    box.textContent = _("Ledger: %(text)s", { text: last.text });
   }
 }
 
@@ -212,7 +239,7 @@ async function animate(events) {
   for (const ev of events) {
     if (!ev.changes.length && ev.seat !== 0) {
       // the only moves that show nothing to South are cards laid aside face down
-      log(`${SEATS[ev.seat]} lays a card aside.`);
+      log(_("%(seat)s lays a card aside.", { seat: SEATS[ev.seat] }));
       await sleep(250);
     }
     for (const ch of ev.changes) {
@@ -233,7 +260,7 @@ async function animate(events) {
         placeCard(ch.seat, ch.card, true);
         await sleep(450);
       } else if (ch.type === "trick") {
-        log(`${SEATS[ch.winner]} wins trick ${ch.trick} (${ch.points} points).`, "log-trick");
+        log(ngettext("%(seat)s wins trick %(trick)s (%(n)d point).", "%(seat)s wins trick %(trick)s (%(n)d points).", ch.points, { seat: SEATS[ch.winner], trick: ch.trick }), "log-trick");
         root.querySelector(`.slot-${ch.winner}`).classList.add("winner");
         await sleep(1100);
         root.querySelector(`.slot-${ch.winner}`).classList.remove("winner");
@@ -256,11 +283,11 @@ async function choose(code) {
   const view = state.view;
   if (!view || state.busy || view.over) return;
   if (view.to_move !== 0) {
-    setPrompt(`It is ${SEATS[view.to_move]}'s turn.`, "warn");
+    setPrompt(_("It is %(seat)s's turn.", { seat: SEATS[view.to_move] }), "warn");
     return;
   }
   if (!view.legal.includes(code)) {
-    setPrompt(view.illegal[code] ? `Not allowed: ${view.illegal[code]}.` : "Not allowed now.", "warn");
+    setPrompt(view.illegal[code] ? _("Not allowed: %(reason)s.", { reason: view.illegal[code] }) : _("Not allowed now."), "warn");
     return;
   }
   setBusy(true);
@@ -271,7 +298,7 @@ async function choose(code) {
     state.version = data.version;
     render(data.view);
   } catch (err) {
-    setPrompt(`The server refused: ${err.message}`, "warn");
+    setPrompt(_("The server refused: %(reason)s", { reason: err.message }), "warn");
     if (err.status === 409) await reload();
   } finally {
     setBusy(false);
@@ -290,7 +317,7 @@ async function newDeal(seed) {
   state.record = null;
   state.token = null;
   setBusy(true);
-  setPrompt("Shuffling…");
+  setPrompt(_("Shuffling…"));
   try {
     const body = { game: GAME, level: el("level").value };
     if (seed !== undefined) body.seed = seed;
@@ -308,11 +335,11 @@ async function newDeal(seed) {
     const first = { ...data.view, hand_sizes: sizes, trick: [], tricks: [], shown: [[], [], [], []],
       events: [], to_move: null, legal: [], over: false, won: { NS: [], EW: [] } };
     render(first);
-    log(`Deal begins. ${SEATS[data.view.dealer]} deals; ${SEATS[(data.view.dealer + 1) % 4]} leads.`);
+    log(_("Deal begins. %(dealer)s deals; %(leader)s leads.", { dealer: SEATS[data.view.dealer], leader: SEATS[(data.view.dealer + 1) % 4] }));
     await animate(data.events);
     render(data.view);
   } catch (err) {
-    setPrompt(`Could not start a deal: ${err.message}`, "warn");
+    setPrompt(_("Could not start a deal: %(reason)s", { reason: err.message }), "warn");
   } finally {
     setBusy(false);
   }
@@ -334,18 +361,18 @@ function cardsRow(codes) {
 
 async function showEnd(view) {
   const r = view.result;
-  const winner = { NS: "You and North win!", EW: "East and West win.", draw: "A draw." }[r.winner];
-  el("end-winner").textContent = `${winner} ${r.ns} to ${r.ew}.`;
+  const winner = { NS: _("You and North win!"), EW: _("East and West win."), draw: _("A draw.") }[r.winner];
+  el("end-winner").textContent = [winner, _("%(ns)s to %(ew)s.", { ns: r.ns, ew: r.ew })].join(" ");
   const table = el("breakdown");
   table.replaceChildren();
   const head = table.createTHead().insertRow();
-  for (const h of ["", "You & North", "East & West"]) {
+  for (const h of ["", _("You & North"), _("East & West")]) {
     const th = document.createElement("th");
     th.textContent = h;
     head.append(th);
   }
   const body = table.createTBody();
-  for (const line of [...r.lines, { label: "Total", ns: r.ns, ew: r.ew, note: "" }]) {
+  for (const line of [...r.lines, { label: _("Total"), ns: r.ns, ew: r.ew, note: "" }]) {
     const row = body.insertRow();
     const th = document.createElement("th");
     th.scope = "row";
@@ -358,7 +385,7 @@ async function showEnd(view) {
   piles.replaceChildren();
   for (const team of ["NS", "EW"]) {
     const h = document.createElement("h4");
-    h.textContent = team === "NS" ? "You & North" : "East & West";
+    h.textContent = team === "NS" ? _("You & North") : _("East & West");
     piles.append(h, cardsRow(r.piles[team]));
   }
   const hands = el("end-hands");
@@ -367,11 +394,11 @@ async function showEnd(view) {
     const rec = await fetchRecord();
     rec.hands.forEach((hand, seat) => {
       const h = document.createElement("h4");
-      h.textContent = SEATS[seat] + (seat === rec.dealer ? " (dealer)" : "");
+      h.textContent = seat === rec.dealer ? _("%(seat)s (dealer)", { seat: SEATS[seat] }) : SEATS[seat];
       hands.append(h, cardsRow(hand));
     });
   } catch (err) {
-    hands.textContent = `The record is not available: ${err.message}`;
+    hands.textContent = _("The record is not available: %(reason)s", { reason: err.message });
   }
   if (!el("end-dialog").open) el("end-dialog").showModal();
 }
@@ -408,7 +435,7 @@ function showReplay() {
   const { rec, steps, at } = replay;
   const hands = rec.hands.map((h) => [...h]);
   let trick = [];
-  let text = "The deal as dealt.";
+  let text = _("The deal as dealt.");
   for (let i = 0; i < at; i++) {
     const s = steps[i];
     const h = hands[s.seat];
@@ -417,13 +444,15 @@ function showReplay() {
     if (s.play) {
       if (trick.length === 4) trick = [];
       trick.push(s);
-      text = `${SEATS[s.seat]} plays ${cardName(s.action)}.`;
-      if (s.last) text += ` ${SEATS[s.winner]} wins trick ${s.trick + 1}.`;
+      text = _("%(seat)s plays %(card)s.", { seat: SEATS[s.seat], card: cardName(s.action) });
+      if (s.last) text = [text, _("%(seat)s wins trick %(trick)s.", { seat: SEATS[s.winner], trick: s.trick + 1 })].join(" ");
     } else {
-      text = `${SEATS[s.seat]}: ${actionLabel(s.action)}${state.cards[s.action] ? ` (${cardName(s.action)})` : ""}.`;
+      text = state.cards[s.action]
+        ? _("%(seat)s: %(action)s (%(card)s).", { seat: SEATS[s.seat], action: actionLabel(s.action), card: cardName(s.action) })
+        : _("%(seat)s: %(action)s.", { seat: SEATS[s.seat], action: actionLabel(s.action) });
     }
   }
-  el("replay-step").textContent = `Step ${at} of ${steps.length}. ${text}`;
+  el("replay-step").textContent = [_("Step %(at)s of %(steps)s.", { at, steps: steps.length }), text].join(" ");
   const box = el("replay-table");
   box.replaceChildren();
   hands.forEach((h, seat) => {
@@ -437,7 +466,7 @@ function showReplay() {
   const t = document.createElement("div");
   t.className = "replay-trick";
   const title = document.createElement("h4");
-  title.textContent = "Trick";
+  title.textContent = _("Trick");
   t.append(title, cardsRow(trick.map((s) => s.action)));
   box.append(t);
 }
@@ -464,7 +493,7 @@ async function showHint() {
   const box = el("hints");
   box.hidden = false;
   box.replaceChildren();
-  setPrompt("Thinking about your choices…");
+  setPrompt(_("Thinking about your choices…"));
   try {
     const data = await api("GET", `/api/games/${state.id}/hint`);
     if (data.version !== state.version) return;
@@ -479,7 +508,7 @@ async function showHint() {
     if (card) card.classList.add("hinted");
     setPrompt(promptText(view));
   } catch (err) {
-    setPrompt(`No hint: ${err.message}`, "warn");
+    setPrompt(_("No hint: %(reason)s", { reason: err.message }), "warn");
   }
 }
 
@@ -491,7 +520,7 @@ function showLastTrick() {
   box.replaceChildren(...last.plays.map((p) => {
     const fig = document.createElement("figure");
     const cap = document.createElement("figcaption");
-    cap.textContent = SEATS[p.seat] + (p.seat === last.winner ? " (won)" : "");
+    cap.textContent = p.seat === last.winner ? _("%(seat)s (won)", { seat: SEATS[p.seat] }) : SEATS[p.seat];
     fig.append(cardImg(p.card), cap);
     return fig;
   }));
@@ -541,7 +570,7 @@ async function start() {
   el("level").value = localStorage.getItem("tarocchi-level") || "normal";
   el("level").addEventListener("change", () => {
     localStorage.setItem("tarocchi-level", el("level").value);
-    if (state.view && !state.view.over) setPrompt(`The ${el("level").value} level plays from your next deal.`);
+    if (state.view && !state.view.over) setPrompt(_("The %(level)s level plays from your next deal.", { level: el("level").selectedOptions[0].textContent.trim() }));
   });
   el("speed").value = localStorage.getItem("tarocchi-speed") || "1";
   el("speed").addEventListener("change", () => localStorage.setItem("tarocchi-speed", el("speed").value));
@@ -559,7 +588,7 @@ async function start() {
       const data = await api("GET", `/api/games/${state.id}`);
       if (!data.view.over) {
         state.version = data.version;
-        log("Resuming your deal.");
+        log(_("Resuming your deal."));
         render(data.view);
         return;
       }

@@ -1,0 +1,224 @@
+"""Languages: the ones tarocchi speaks, their gettext catalogs, and translating for one reader.
+
+English is the source language: every user-facing string is written in English in the
+code and templates and marked for extraction (`N_` in Python, `{% trans %}` and `_()` in
+templates, `_()` in play.js); `make messages` extracts them with Babel into
+`locale/tarocchi.pot`, merges them into each language's `.po` and compiles the `.mo`
+files this module reads with the standard library's gettext (the engine and the
+terminal need no dependency for it). Plural forms are CLDR's, written into each
+catalog's header by Babel.
+
+The rules engine reports in English but keeps the recipe of each message (`Msg`: a
+marked template and its parameters, cards and seats among them), so a face can show an
+illegal-move reason, an event or a score line in the reader's language (`Translator.text`).
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tarocchi.cards import Card
+
+# code -> the language's own name, as the switcher shows it
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "it": "Italiano",
+    "id": "Bahasa Indonesia",
+    "hu": "Magyar",
+    "fi": "Suomi",
+    "hi": "हिन्दी",
+}
+DEFAULT = "en"
+DOMAIN = "tarocchi"
+LOCALE_DIR = Path(__file__).parent / "locale"
+# a test language: every translated string is wrapped in ⟦ ⟧, so an untranslated string
+# shows up bare (tests/i18n); never offered to players
+PSEUDO = "qps"
+
+
+def N_(message: str) -> str:
+    """Mark a string for extraction; it is translated where it is shown."""
+    return message
+
+
+class Msg(str):
+    """An English message that remembers its recipe: a template (%-style, named
+    parameters; `Msg("...")` marks it for extraction) and its parameters, each an int, a
+    str (translated if the catalog has it: seat and suit names, marked elsewhere), a Card
+    (its name), a Msg or a list of them. With `plural` and `n` (see `nmsg`), the template is
+    the singular and count picks the form."""
+
+    template: str
+    params: Mapping[str, Any]
+    plural: str | None
+    number: int
+
+    def __new__(
+        cls, template: str, plural: str | None = None, count: int = 1, **params: Any
+    ) -> Msg:
+        chosen = template if plural is None or count == 1 else plural
+        english = chosen % {k: _english(v) for k, v in params.items()} if params else chosen
+        self = super().__new__(cls, english)
+        self.template = template
+        self.plural = plural
+        self.number = count
+        self.params = params
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled across the AI worker processes: keep the recipe
+        return (_rebuild, (self.template, self.plural, self.number, dict(self.params)))
+
+
+def nmsg(singular: str, plural: str, n: int, **params: Any) -> Msg:
+    """Return a counted message: the singular or plural template by n (n is a parameter
+    too, as %(n)d)."""
+    return Msg(singular, plural, n, n=n, **params)
+
+
+class Joined(tuple[Any, ...]):
+    """Message parts shown one after another with a separator (", ", "; ", " ")."""
+
+    sep: str
+
+    def __new__(cls, parts: Iterable[Any], sep: str) -> Joined:
+        self = super().__new__(cls, parts)
+        self.sep = sep
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Joined, (tuple(self), self.sep))
+
+
+# the separators of joined parts, for translators (some scripts space or punctuate lists
+# differently)
+SEPARATORS = (N_(", "), N_("; "))
+_PARTS = "%(parts)s"  # a variable, so Babel does not extract it as a message
+
+
+def joined(parts: Iterable[Any], sep: str = ", ") -> Msg:
+    """Return parts (messages, codes, cards) as one message, separated by sep."""
+    return Msg(_PARTS, parts=Joined(parts, sep))
+
+
+def _rebuild(template: str, plural: str | None, count: int, params: dict[str, Any]) -> Msg:
+    return Msg(template, plural, count, **params)
+
+
+def _english(value: Any) -> Any:
+    if isinstance(value, int | float):
+        return value
+    if _is_card(value):
+        return str(value.name_en)
+    if isinstance(value, list | tuple):
+        sep = value.sep if isinstance(value, Joined) else ", "
+        return sep.join(str(_english(v)) for v in value)
+    return str(value)
+
+
+def _is_card(value: Any) -> bool:
+    return hasattr(value, "name_en") and hasattr(value, "code")
+
+
+class Translator:
+    """Everything one language needs: gettext and ngettext over its catalog, and the
+    translation of engine messages, card names and seats."""
+
+    def __init__(self, lang: str, catalog: gettext.NullTranslations) -> None:
+        self.lang = lang
+        self.catalog = catalog
+
+    def gettext(self, message: str) -> str:
+        """Return message in this language (itself if the catalog lacks it)."""
+        return self.catalog.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """Return the form of a message for the count n, by the language's plural rule."""
+        return self.catalog.ngettext(singular, plural, n)
+
+    def card(self, card: Card) -> str:
+        """Return a card's name in this language."""
+        return self.catalog.pgettext("card", card.name_en)
+
+    def seat(self, seat: int) -> str:
+        """Return a seat's name ("South"...) in this language."""
+        from tarocchi.cards import SEATS
+
+        return self.gettext(SEATS[seat])
+
+    def param(self, value: Any) -> Any:
+        """Return a message parameter in this language (numbers stay numbers)."""
+        return value if isinstance(value, int | float) else self.text(value)
+
+    def text(self, value: Any) -> str:
+        """Return an engine message (a Msg, a marked str, a Card or a list of them) in this
+        language."""
+        if isinstance(value, Msg):
+            if value.plural is None:
+                template = self.gettext(value.template)
+            else:
+                template = self.ngettext(value.template, value.plural, value.number)
+            if not value.params:
+                return template
+            return template % {k: self.param(v) for k, v in value.params.items()}
+        if _is_card(value):
+            return self.card(value)
+        if isinstance(value, list | tuple):
+            sep = value.sep if isinstance(value, Joined) else ", "
+            return self.gettext(sep).join(self.text(v) for v in value)
+        if isinstance(value, str):
+            return self.gettext(value) if value else value
+        return str(value)
+
+
+class _Pseudo(gettext.NullTranslations):
+    """The pseudo-language: every string through the catalog comes back marked."""
+
+    def gettext(self, message: str) -> str:
+        return f"⟦{message}⟧"
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
+
+    def pgettext(self, context: str, message: str) -> str:
+        return f"⟦{message}⟧"
+
+
+@cache
+def translator(lang: str) -> Translator:
+    """Return the translator of a language code (ValueError for one tarocchi lacks)."""
+    if lang == PSEUDO:
+        return Translator(lang, _Pseudo())
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    if lang == DEFAULT:
+        return Translator(lang, gettext.NullTranslations())
+    return Translator(lang, gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang]))
+
+
+def match(wanted: Iterable[str]) -> str | None:
+    """Return the first language tarocchi speaks among wanted codes or locale names
+    ("it", "it-IT", "hu_HU.UTF-8"), or None."""
+    for w in wanted:
+        code = w.strip().replace("-", "_").split(".")[0].split("_")[0].lower()
+        if code in LANGUAGES or code == PSEUDO:
+            return code
+    return None
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """Return the language the terminal's environment asks for (LANGUAGE, LC_ALL,
+    LC_MESSAGES, LANG, as gettext reads them), else English."""
+    env = os.environ if environ is None else environ
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(key)
+        if value:
+            found = match(value.split(":"))
+            return found or DEFAULT
+    return DEFAULT

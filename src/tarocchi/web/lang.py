@@ -1,0 +1,120 @@
+"""The reader's language on the web: choosing it for a request, and the pages' templates in it.
+
+The language of a request is, in order: a `?lang=` override (remembered in a cookie, so
+the switcher's choice holds while the reader browses), the cookie, the browser's
+`Accept-Language` (by its q-values), English. Each language has its own Jinja
+environment with the i18n extension and that language's catalog installed (newstyle
+gettext: placeholders are checked and autoescaped).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.messages.extract import extract
+from babel.messages.pofile import read_po
+from fastapi import Request
+from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, FileSystemLoader
+from starlette.responses import Response
+
+from tarocchi.catalogs import po_path
+from tarocchi.i18n import DEFAULT, LANGUAGES, PSEUDO, match, translator
+
+TEMPLATES = Path(__file__).parent / "templates"
+COOKIE = "lang"
+# the switcher's choice is remembered for a year
+COOKIE_AGE = 365 * 24 * 3600
+
+
+def accept_language(header: str) -> list[str]:
+    """Return the language tags of an Accept-Language header, most wanted first (q=0:
+    never)."""
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate(header.split(",")):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        for p in params.split(";"):
+            key, _, value = p.strip().partition("=")
+            if key == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if tag and q > 0:
+            ranked.append((-q, i, tag))
+    return [tag for _, _, tag in sorted(ranked)]
+
+
+def override(request: Request) -> str | None:
+    """Return the language a `?lang=` parameter asks for, if tarocchi speaks it."""
+    asked = request.query_params.get("lang")
+    return match([asked]) if asked else None
+
+
+def language(request: Request) -> str:
+    """Return the language to answer a request in."""
+    return (
+        override(request)
+        or match([request.cookies.get(COOKIE, "")])
+        or match(accept_language(request.headers.get("accept-language", "")))
+        or DEFAULT
+    )
+
+
+STATIC = Path(__file__).parent / "static"
+
+
+@cache
+def js_messages() -> tuple[str | tuple[str, ...], ...]:
+    """Return the strings play.js marks (`_()`, `ngettext()`): ids, or singular-plural pairs."""
+    with (STATIC / "play.js").open("rb") as f:
+        found = extract("javascript", f, keywords={"_": None, "ngettext": (1, 2)})
+        return tuple(dict.fromkeys(m[1] for m in found))
+
+
+@cache
+def js_catalog(lang: str) -> dict[str, Any]:
+    """Return what play.js needs to speak a language: its strings' translations by English
+    id (plural ones as the list of forms) and the language's plural rule, a C expression
+    in n (from the catalog's header: CLDR's rule for whole numbers)."""
+    wanted = {m if isinstance(m, str) else m[0]: m for m in js_messages()}
+    messages: dict[str, str | list[str]] = {}
+    if lang == PSEUDO:
+        for key, m in wanted.items():
+            messages[key] = f"⟦{m}⟧" if isinstance(m, str) else [f"⟦{m[0]}⟧", f"⟦{m[1]}⟧"]
+        return {"plural": "n == 1 ? 0 : 1", "messages": messages}
+    if lang == DEFAULT:
+        return {"plural": "n != 1", "messages": messages}
+    with po_path(lang).open("rb") as f:
+        po = read_po(f, locale=lang)
+    for entry in po:
+        key = entry.id if isinstance(entry.id, str) else entry.id[0]
+        if key in wanted and not entry.context:
+            string = entry.string
+            messages[key] = string if isinstance(string, str) else list(string or ())
+    return {"plural": po.plural_expr, "messages": messages}
+
+
+@cache
+def templates(lang: str) -> Jinja2Templates:
+    """Return the pages' templates with a language's catalog installed."""
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES), autoescape=True, extensions=["jinja2.ext.i18n"]
+    )
+    env.policies["ext.i18n.trimmed"] = True
+    tr = translator(lang)
+    env.install_gettext_translations(tr.catalog, newstyle=True)  # type: ignore[attr-defined]
+    env.globals.update(lang=lang, languages=LANGUAGES, tr=tr, js_catalog=js_catalog)
+    return Jinja2Templates(env=env)
+
+
+def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+    """Render a page template in the request's language, remembering a `?lang=` choice."""
+    lang = language(request)
+    page = templates(lang).TemplateResponse(request, name, context, status_code=status)
+    if override(request):
+        page.set_cookie(COOKIE, lang, max_age=COOKIE_AGE, samesite="lax")
+    return page
