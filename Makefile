@@ -23,12 +23,15 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check src tests
 	$(VENV)/bin/mypy
 
-# Browser tests drive Debian's Chromium (never `playwright install`: no browser downloads here).
+# Browser tests drive Debian's Chromium (never `playwright install`: no browser downloads here),
+# with a system Devanagari font for the Hindi card faces (an SVG shown as an image cannot use
+# the site's web font; readers' systems have their own).
 CHROMIUM := /usr/bin/chromium
-$(CHROMIUM):
-	apt-get update && apt-get install -y --no-install-recommends chromium
+DEVANAGARI := /usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf
+$(CHROMIUM) $(DEVANAGARI) &:
+	apt-get update && apt-get install -y --no-install-recommends chromium fonts-lohit-deva
 
-test: lint | $(CHROMIUM)
+test: lint | $(CHROMIUM) $(DEVANAGARI)
 	$(VENV)/bin/pytest -n 2
 
 # After changing user-facing strings: extract them, merge them into every language's

@@ -1,8 +1,9 @@
 """Maintaining the translation catalogs (`make messages`; needs Babel, in the web and test extras).
 
-`python -m tarocchi.catalogs` extracts every marked string (Python: `N_`, `nmsg`; the
-page templates: `{% trans %}`, `_()`; play.js: `_()`, `ngettext()`) and every card name
-of the three packs (context "card") into `locale/tarocchi.pot`, merges the template into
+`python -m tarocchi.catalogs` extracts every marked string (Python: `N_`, `Msg`, `nmsg`; the
+page templates: `{% trans %}`, `_()`; play.js: `_()`, `ngettext()`), every card name
+of the three packs (context "card") and every word printed on a card face (context "card
+label") into `locale/tarocchi.pot`, merges the template into
 each language's `.po` (Italian card names come from the packs' own Italian names, the
 source of truth for them) and compiles the `.mo` files the product reads. Translators
 edit only the `.po` files; tests/i18n checks that they are complete and compiled.
@@ -23,6 +24,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from tarocchi.i18n import DEFAULT, DOMAIN, LANGUAGES, LOCALE_DIR
+from tarocchi.web.svg import CARD_LABEL, card_labels
 
 SOURCE = Path(__file__).parent
 METHODS = [
@@ -31,7 +33,7 @@ METHODS = [
     ("web/static/**.js", "javascript"),
 ]
 OPTIONS = {"web/templates/**.html": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}
-KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "nmsg": (1, 2)}
+KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "Msg": None, "nmsg": (1, 2)}
 PACKS = ("tarocchi.packs.piemontese", "tarocchi.packs.bolognese", "tarocchi.packs.minchiate")
 CARD = "card"  # the message context of card names
 # gettext's Plural-Forms of each language, from CLDR's plural rules for whole numbers (our
@@ -59,6 +61,8 @@ def template() -> Catalog:
         pack = importlib.import_module(module).PACK
         for card in pack.cards:
             pot.add(card.name_en, None, [(f"{module}:{card.code}", 0)], context=CARD)
+    for label in sorted(card_labels()):
+        pot.add(label, None, [("web/svg.py", 0)], context=CARD_LABEL)
     return pot
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tarocchi.bots import LEVELS
 from tarocchi.games import GAMES
-from tarocchi.i18n import LANGUAGES, from_environment
+from tarocchi.i18n import LANGUAGES, from_environment, translator
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -145,7 +145,7 @@ def replay_file(path: Path) -> int:
         print(f"tarocchi replay: {path}: {e}", file=sys.stderr)
         return 1
     print(f"{path}: a valid {rules.title} record; the replay reproduces the stored result.")
-    print(describe_result(rules, rules.result(state), state))
+    print(describe_result(rules, rules.result(state), translator("en")))
     return 0
 
 

@@ -69,6 +69,7 @@ def test_rules_and_play_page_in_each_language(browser: Browser, server: str, lan
     prompt = page.inner_text("#prompt")
     english = {"Your turn", "Your lead", "Waiting", "Choose a card"}
     assert (lang == "en") == any(prompt.startswith(e) for e in english), prompt
+    page.evaluate("document.fonts.ready")
     if lang == "hi":
         assert page.evaluate(GLYPHS_DIFFER)
     page.screenshot(path=str(SHOTS / f"play-{lang}.png"))

@@ -129,7 +129,7 @@ def route_exists(client: TestClient, link: str, page: Page) -> bool:
         return m[1] in content.TRADITIONS
     if m := re.fullmatch(r"/(rules|play)/([a-z]+)", link):
         return m[2] in content.GAMES
-    if m := re.fullmatch(r"/cards/([a-z]+)/([A-Z0-9-]+)\.svg", link):
+    if m := re.fullmatch(r"/cards/([a-z]+)/([A-Z0-9-]+)\.svg(?:\?lang=[a-z]+)?", link):
         return m[1] in content.GAMES and m[2] in content.pack_of(m[1]).codes
     return False
 
@@ -200,7 +200,7 @@ def test_tradition_page_facts(client: TestClient, slug: str) -> None:
     samples = [img for img in page.images if "/cards/" in img["src"]]
     assert len(samples) == len(tradition.samples) >= 4
     for img, code in zip(samples, tradition.samples, strict=True):
-        assert img["src"] == f"/cards/{tradition.games[0]}/{code}.svg"
+        assert img["src"] == f"/cards/{tradition.games[0]}/{code}.svg?lang=en"
         assert img["alt"] == pack.cards[pack.card_id(code)].name_en
         assert img["alt"] in page.text  # captioned too
 

@@ -18,6 +18,7 @@ NAMES = {"tarocchi", "Tarocchi", "Piedicavallo", "Ottocento", "Minchiate", "Taro
          "Piemontese", "Tarocchino", "Bolognese", "English", "Italiano", "Bahasa", "Indonesia",
          "Magyar", "Suomi", "Wikipedia"}  # fmt: skip
 WORD = re.compile(r"[A-Za-z]{2,}")
+ROMAN = re.compile(r"\b[IVXLC]+\b")  # trump numerals on the card faces
 
 
 def bare_words(text: str) -> list[str]:
@@ -27,5 +28,5 @@ def bare_words(text: str) -> list[str]:
         if stripped == text:
             break
         text = stripped
-    text = CODES.sub(" ", text)
+    text = ROMAN.sub(" ", CODES.sub(" ", text))
     return [w for w in WORD.findall(text) if w not in NAMES]

@@ -15,6 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tarocchi.bots.hints import suggest
+from tarocchi.catalogs import template
+from tarocchi.cli import main
 from tarocchi.games import GAMES, game
 from tarocchi.i18n import LANGUAGES, PSEUDO, from_environment, match, translator
 from tarocchi.terminal import play_terminal
@@ -22,6 +24,7 @@ from tarocchi.views import view
 from tarocchi.web import content
 from tarocchi.web.app import create_app
 from tarocchi.web.lang import accept_language
+from tarocchi.web.svg import card_svg
 from tests.i18n.pseudo import bare_words
 
 PAGES = ["/", *(f"/traditions/{t}" for t in content.TRADITIONS),
@@ -68,7 +71,8 @@ def test_accept_language_is_read_by_preference() -> None:
      ("id", "id"), ("hi-IN", "hi"), ("en-US,en;q=0.9", "en")],
 )  # fmt: skip
 def test_pages_answer_in_the_browsers_language(client: TestClient, header: str, lang: str) -> None:
-    page = client.get("/rules/minchiate", headers={"Accept-Language": header}, cookies={})
+    client.cookies.clear()
+    page = client.get("/rules/minchiate", headers={"Accept-Language": header})
     assert html_lang(page.text) == lang
 
 
@@ -119,9 +123,8 @@ def test_every_rules_page_says_the_partner_is_the_ai_opposite(
 ) -> None:
     """The partner sentence is one message; each language's rules page shows its translation."""
     tr = translator(lang)
-    source = ("You sit South, and <strong>your partner is the AI sitting opposite you</strong> "
-              "(North). The AI players East and West, on your right and left, are your "
-              "opponents.")  # fmt: skip
+    phrase = "<strong>your partner is the AI sitting opposite you</strong>"
+    source = next(m.id for m in template() if phrase in m.id)
     said = " ".join(tr.gettext(source).split())
     assert said and (lang == "en" or said != source)
     for name in GAMES:
@@ -200,12 +203,25 @@ def test_api_texts_come_in_the_readers_language(client: TestClient, name: str) -
                           json={"action": "NOPE", "version": data["version"]})  # fmt: skip
     texts.append(refused.json()["detail"])
     texts.append(client.get(f"/api/games/missing?lang={PSEUDO}").json()["detail"])
+    malformed = client.post(f"/api/games?lang={PSEUDO}", json={"game": name, "seed": -1})
+    assert malformed.status_code == 422 and malformed.json()["errors"]
+    texts.append(malformed.json()["detail"])
     pack = client.get(f"/api/packs/{name}?lang={PSEUDO}").json()
     texts += [c["name"] for c in pack["cards"]]
     client.cookies.clear()
     assert len(texts) > 50
     for text in texts:
         assert bare_words(text) == [], text
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_card_faces_speak_the_language(name: str) -> None:
+    for code in game(name).pack.codes:
+        svg = card_svg(name, code, PSEUDO)
+        texts = [unescape(t) for _, t in re.findall(r"<(text|title)\b[^>]*>([^<]*)</\1>", svg)]
+        assert texts
+        # a long title is split over two lines: read the card's words together
+        assert bare_words(" ".join(texts)) == [], (code, texts)
 
 
 def test_hints_are_translatable() -> None:
@@ -241,3 +257,20 @@ def test_terminal_speaks_italian() -> None:
     it = translator("it")
     assert it.gettext("Type 'help' for commands.") in out.getvalue()
     assert it.gettext("Type 'help' for commands.") != "Type 'help' for commands."
+
+
+CLI_CASES = [(["--lang", "it"], "hu_HU.UTF-8", "it"), ([], "fi_FI.UTF-8", "fi"), ([], "C", "en")]
+
+
+@pytest.mark.parametrize(("argv", "env", "lang"), CLI_CASES)
+def test_cli_play_takes_lang_or_the_environment(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str],
+    env: str, lang: str,
+) -> None:  # fmt: skip
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LANG", env)
+    main(["play", "piedicavallo", "--seed", "3", "--level", "random", *argv])
+    out = capsys.readouterr().out
+    assert translator(lang).gettext("You left the deal.") in out

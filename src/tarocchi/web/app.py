@@ -11,6 +11,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, HTTPException, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
@@ -18,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tarocchi.games import GAMES, game
-from tarocchi.i18n import Msg, translator
+from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, translator
 from tarocchi.web.api import Games, make_router, prepare_worker, worker_ready
 from tarocchi.web.lang import language, render
 from tarocchi.web.pages import router as pages_router
@@ -26,6 +28,21 @@ from tarocchi.web.store import Store, default_path
 from tarocchi.web.svg import card_back_svg, card_svg
 
 HERE = Path(__file__).parent
+# what is wrong with a field of a malformed request, by pydantic's error type
+PROBLEMS = {
+    "missing": N_("missing"),
+    "int_type": N_("must be a whole number"),
+    "int_parsing": N_("must be a whole number"),
+    "int_from_float": N_("must be a whole number"),
+    "string_type": N_("must be text"),
+    "greater_than_equal": N_("out of range"),
+    "less_than_equal": N_("out of range"),
+    "string_too_long": N_("too long"),
+    "json_invalid": N_("not valid JSON"),
+    "model_attributes_type": N_("must be a JSON object"),
+    "dict_type": N_("must be a JSON object"),
+    "": N_("not valid"),
+}
 # AI workers run at a lower priority: a request that only reads or applies a move must not
 # wait for a core behind another game's search
 AI_NICENESS = 10
@@ -94,6 +111,23 @@ def create_app(db_path: Path | str | None = None, ai_workers: int = 2) -> FastAP
             detail = translator(language(request)).text(detail)
         return JSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)
 
+    @app.exception_handler(RequestValidationError)
+    async def malformed(request: Request, exc: RequestValidationError) -> Response:
+        """A malformed request: which fields are wrong, in the reader's language (`detail`),
+        and pydantic's own list for programs (`errors`)."""
+        tr = translator(language(request))
+        problems = [
+            Msg(
+                "%(field)s: %(problem)s",
+                field=".".join(str(p) for p in e.get("loc", ())[1:]) or e.get("loc", ("?",))[0],
+                problem=PROBLEMS.get(e.get("type", ""), PROBLEMS[""]),
+            )
+            for e in exc.errors()
+        ]
+        detail = Msg("malformed request (%(problems)s)", problems=joined(problems, "; "))
+        errors = jsonable_encoder(exc.errors())
+        return JSONResponse({"detail": tr.text(detail), "errors": errors}, 422)
+
     app.include_router(make_router(lambda request: request.app.state.games))
     app.include_router(pages_router)
 
@@ -106,12 +140,14 @@ def create_app(db_path: Path | str | None = None, ai_workers: int = 2) -> FastAP
         return render(request, "play.html", {"game": game_name, "title": rules.title})
 
     @app.get("/cards/{game_name}/{code}.svg")
-    async def card_image(game_name: str, code: str) -> Response:
-        """One card drawn as SVG (or `back`)."""
+    async def card_image(game_name: str, code: str, lang: str = DEFAULT) -> Response:
+        """One card drawn as SVG (or `back`), its words in `lang` (a query parameter, not
+        the reader's cookie or headers, so each URL always holds the same image)."""
         if game_name not in GAMES:
             raise HTTPException(404, Msg("no such game"))
+        lang = match([lang]) or DEFAULT
         try:
-            svg = card_back_svg(game_name) if code == "back" else card_svg(game_name, code)
+            svg = card_back_svg(game_name) if code == "back" else card_svg(game_name, code, lang)
         except ValueError:
             raise HTTPException(404, Msg("no such card")) from None
         return Response(svg, media_type="image/svg+xml",

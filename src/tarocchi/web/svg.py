@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from tarocchi.cards import BATONS, COINS, CUPS, FOOL, SUIT_NAMES_EN, SWORDS, TRUMPS, Card, Pack
+from tarocchi.i18n import Translator, translator
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable under the common forms of
 # colour blindness. The shapes differ too (blade, stave, goblet, disc), so colour is never
@@ -66,7 +67,15 @@ SKIN = "#f3d6b3"
 DARK_SKIN = "#7b4b2a"
 
 W, H = 200, 320
-FONT = "Georgia,'Times New Roman',serif"
+# behind the Latin faces, system faces with Devanagari for Hindi titles (an SVG shown as an
+# image cannot load the site's web font)
+FONT = (
+    "Georgia,'Times New Roman','Noto Serif Devanagari','Noto Sans Devanagari','Nirmala UI',"
+    "Mangal,'Kohinoor Devanagari','Lohit Devanagari',serif"
+)
+# the message context of the words printed on card faces (catalogs: "card label")
+CARD_LABEL = "card label"
+MOOR = "Moor"
 
 
 @dataclass(frozen=True, slots=True)
@@ -849,15 +858,21 @@ def _emblem_of(card: Card) -> str:
 
 
 class _Card:
-    """Collects the defs and body of one card's SVG."""
+    """Collects the defs and body of one card's SVG, its words in tr's language."""
 
-    def __init__(self, game: str, card: Card) -> None:
+    def __init__(self, game: str, card: Card, tr: Translator) -> None:
         self.game = game
         self.card = card
+        self.tr = tr
         self.style = STYLES[game]
         self.p = self.style.key + re.sub(r"[^a-z0-9]", "", card.code.lower())
         self.defs: list[str] = []
         self.body: list[str] = []
+
+    def label(self, english: str) -> str:
+        """Return a word printed on the card (a court title, a trump's name) in the card's
+        language."""
+        return self.tr.catalog.pgettext(CARD_LABEL, english)
 
     def define(self, name: str, content: str, cls: str = "") -> str:
         """Add a reusable group to defs and return its id."""
@@ -872,7 +887,7 @@ class _Card:
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" role="img" '
             f'font-family="{FONT}" text-anchor="middle">'
-            f"<title>{_esc(self.card.name_en)}</title>{defs}{''.join(self.body)}</svg>"
+            f"<title>{_esc(self.tr.card(self.card))}</title>{defs}{''.join(self.body)}</svg>"
         )
 
 
@@ -1144,7 +1159,7 @@ def _figure(card: Card, bottom: float, sym: str) -> str:
 def _court(c: _Card) -> None:
     card, style = c.card, c.style
     sym = c.define("s", _suit_symbol(card.suit))
-    title = _court_title(card)
+    title = c.label(_court_title(card))
     if style.double:
         # the Tarocchino: a half-length figure, turned round for the bottom half
         half = (
@@ -1201,9 +1216,9 @@ def _trump(c: _Card) -> None:
     """Draw a trump or the Matto: its emblem in a medallion, its numeral and its name."""
     card, style = c.card, c.style
     n = _trump_number(card)
-    name = _display_name(card)
+    name = c.label(_display_name(card))
     if card.rank.startswith("MOOR"):
-        name = f"Moor {roman(n)}"
+        name = f"{c.label(MOOR)} {roman(n)}"
     emblem = c.define("e", _emblem_of(card))
     if style.double:
         # the Tarocchino: the top half, turned round for the bottom half; the number is
@@ -1261,17 +1276,30 @@ def _game_key(game: str) -> str:
     return key
 
 
-def card_svg(game: str, code: str) -> str:
-    """Return the face of one card as a standalone SVG document; ValueError if unknown."""
+def card_svg(game: str, code: str, lang: str = "en") -> str:
+    """Return the face of one card as a standalone SVG document, its words (the title of a
+    court card or trump, the accessible name) in a language; ValueError if unknown."""
     key = _game_key(game)
     pack = pack_of(key)
-    return _face(key, pack.cards[pack.card_id(code)])
+    return _face(key, pack.cards[pack.card_id(code)], lang)
+
+
+def card_labels() -> set[str]:
+    """Return every word printed on a card face, in English (for the catalogs)."""
+    labels = {MOOR}
+    for key in STYLES:
+        for card in pack_of(key).cards:
+            if card.suit in (TRUMPS, FOOL):
+                labels.add(_display_name(card))
+            elif card.rank in COURT_RANKS:
+                labels.add(_court_title(card))
+    return labels
 
 
 @cache
-def _face(game: str, card: Card) -> str:
+def _face(game: str, card: Card, lang: str) -> str:
     """Draw one card's face: the frame, the picture or pips, and the corner index."""
-    c = _Card(game, card)
+    c = _Card(game, card, translator(lang))
     style = c.style
     c.body.append(_frame(style))
     suit = card.suit

@@ -56,7 +56,7 @@ function cardName(code) {
 
 function cardImg(code, extraClass = "") {
   const img = document.createElement("img");
-  img.src = `/cards/${GAME}/${encodeURIComponent(code)}.svg`;
+  img.src = `/cards/${GAME}/${encodeURIComponent(code)}.svg?lang=${document.documentElement.lang}`;
   img.alt = cardName(code);
   img.className = `card ${extraClass}`.trim();
   img.width = 90;
