@@ -62,18 +62,45 @@ class Msg(str):
     def __new__(
         cls, template: str, plural: str | None = None, count: int = 1, **params: Any
     ) -> Msg:
+        plain = True
+        for v in params.values():
+            if type(v) not in _PLAIN:
+                plain = False
+                break
+        if plain:
+            # the engine makes many messages per deal (a result's lines, Minchiate's ledger),
+            # mostly the same ones: messages are immutable, so equal recipes share one
+            key = (template, plural, count, *params.items())
+            found = _MADE.get(key)
+            if found is not None:
+                return found
         chosen = template if plural is None or count == 1 else plural
-        english = chosen % {k: _english(v) for k, v in params.items()} if params else chosen
+        if not params or plain:
+            # numbers and strings (messages included) format as they are
+            english = chosen % params if params else chosen
+        else:
+            english = chosen % {k: _english(v) for k, v in params.items()}
         self = super().__new__(cls, english)
         self.template = template
         self.plural = plural
         self.number = count
         self.params = params
+        if plain:
+            if len(_MADE) >= _MADE_MAX:
+                _MADE.clear()
+            _MADE[key] = self
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickled across the AI worker processes: keep the recipe
         return (_rebuild, (self.template, self.plural, self.number, dict(self.params)))
+
+
+# parameter types that %-format to their English text as they are (and hash)
+_PLAIN = frozenset((int, str, float, bool, Msg))
+# messages made from plain parameters, by recipe
+_MADE: dict[tuple[Any, ...], Msg] = {}
+_MADE_MAX = 1 << 16
 
 
 def nmsg(singular: str, plural: str, n: int, **params: Any) -> Msg:

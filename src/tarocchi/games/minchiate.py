@@ -23,6 +23,7 @@ shared/rules/minchiate.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple
 
 from tarocchi.cards import BIT, SEATS, SUIT_NAMES_EN, TEAMS, bits, mask_of
@@ -268,6 +269,16 @@ _BYTE_IDS = tuple(
     tuple(tuple(8 * i + j for j in range(8) if b >> j & 1) for b in range(256)) for i in range(14)
 )
 
+# the end breakdown's fixed words, made once (a result is built often: searches, benchmarks)
+PAYBACK_LABEL = Msg("Matto payback")
+CARD_POINTS_LABEL = Msg("Card points in the piles")
+OVER_42_LABEL = Msg("Cards over 42")
+LAST_TRICK_LABEL = Msg("Last trick")
+END_TOTAL_LABEL = Msg("End-of-deal total")
+DRAW_VERDICT = Msg("A draw: equal resti.")
+FINAL_DIFFERENCE_LABEL = Msg("Final difference")
+RESTI_LABEL = Msg("Resti")
+
 # the stages of a deal, ordering its public events and immediate scores (rules §2-§5)
 CUT, DEAL, FOLA, DISCARDS, DECLARATIONS, REVEAL, TRICK, END = range(8)
 
@@ -292,8 +303,10 @@ class Score(NamedTuple):
 _new_score = tuple.__new__
 
 
+@lru_cache(maxsize=8192)
 def score_what(score: Score) -> Msg:
-    """Return what a score was scored for, as `Score.what`."""
+    """Return what a score was scored for, as `Score.what` (cached: a deal's result names
+    dozens of scores, and messages are immutable)."""
     stage, index = score.key
     codes = PACK.codes
     ids = score.ids
@@ -842,7 +855,7 @@ class Minchiate(TrickGame):
             piles[team] ^= 1 << card
             piles[1 - team] |= 1 << card
             text = self._payback_text(team, trick_no, card)
-            lines.append(ScoreLine(Msg("Matto payback"), 0, 0, text))
+            lines.append(ScoreLine(PAYBACK_LABEL, 0, 0, text))
             if card != MATTO and POINTS[card]:
                 scores.append(self._payback_score(team, card))
         # the running ledger (rules §5)
@@ -868,7 +881,7 @@ class Minchiate(TrickGame):
         card_ns, card_ew = card_points(ns_pile), card_points(ew_pile)
         lines.append(
             ScoreLine(
-                Msg("Card points in the piles"),
+                CARD_POINTS_LABEL,
                 card_ns,
                 card_ew,
                 Msg(
@@ -898,7 +911,7 @@ class Minchiate(TrickGame):
         over_ns, over_ew = max(0, n_ns - CARDS_PAR), max(0, n_ew - CARDS_PAR)
         lines.append(
             ScoreLine(
-                Msg("Cards over 42"),
+                OVER_42_LABEL,
                 over_ns,
                 over_ew,
                 Msg("North-South hold %(ns)d cards, East-West %(ew)d", ns=n_ns, ew=n_ew),
@@ -908,11 +921,11 @@ class Minchiate(TrickGame):
         last_ns = 0 if last & 1 else LAST_TRICK_BONUS
         last_ew = LAST_TRICK_BONUS - last_ns
         lines.append(
-            ScoreLine(Msg("Last trick"), last_ns, last_ew, Msg("won by %(seat)s", seat=SEATS[last]))
+            ScoreLine(LAST_TRICK_LABEL, last_ns, last_ew, Msg("won by %(seat)s", seat=SEATS[last]))
         )
         end_ns = card_ns + vers[0] + over_ns + last_ns
         end_ew = card_ew + vers[1] + over_ew + last_ew
-        lines.append(ScoreLine(Msg("End-of-deal total"), end_ns, end_ew))
+        lines.append(ScoreLine(END_TOTAL_LABEL, end_ns, end_ew))
         # rules §5: the end totals join the running difference in one step, then round up
         final = ledger.finish(end_ns, end_ew)
         diff = ledger.diff + end_ns - end_ew
@@ -940,7 +953,7 @@ class Minchiate(TrickGame):
                 team=TEAM_NAMES[net < 0],
             )
         else:
-            verdict = Msg("A draw: equal resti.")
+            verdict = DRAW_VERDICT
         made = Msg(
             "made during play: North-South %(ns)d, East-West %(ew)d; from the final difference: "
             "North-South %(made_ns)d, East-West %(made_ew)d.",
@@ -951,7 +964,7 @@ class Minchiate(TrickGame):
         )
         lines += [
             ScoreLine(
-                Msg("Final difference"),
+                FINAL_DIFFERENCE_LABEL,
                 max(diff, 0),
                 max(-diff, 0),
                 Msg(
@@ -961,7 +974,7 @@ class Minchiate(TrickGame):
                     after=describe_diff(diff),
                 ),
             ),
-            ScoreLine(Msg("Resti"), final.ns, final.ew, sentences(made, verdict)),
+            ScoreLine(RESTI_LABEL, final.ns, final.ew, sentences(made, verdict)),
         ]
         extra = (
             ("ns_resti", final.ns),

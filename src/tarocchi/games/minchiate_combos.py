@@ -22,6 +22,7 @@ bits: 32 entries for trumps 1-5 and 8192 for trumps 28-40, built at import.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from tarocchi.i18n import N_, Msg, nmsg
@@ -195,6 +196,7 @@ KING_IDS = tuple(c for c in range(PACK.size) if KING_MASK >> c & 1)
 TEN_IDS = tuple(trump(n) for n in (10, 20, 30, 40))
 
 
+@lru_cache(maxsize=4096)
 def combo_name(kind: int, cards: int) -> Msg:
     """Return the name of a versicola, naming its cards (English, with its recipe)."""
     codes = PACK.codes
@@ -217,6 +219,7 @@ def combo_name(kind: int, cards: int) -> Msg:
     )
 
 
+@lru_cache(maxsize=4096)
 def describe(combo: Combo) -> Msg:
     """Return a description of a versicola and its worth (English, with its recipe)."""
     what = combo_name(combo.kind, combo.cards)

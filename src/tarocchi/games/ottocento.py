@@ -718,6 +718,7 @@ def _combo_text(combo: Combo) -> str:
     return Msg("%(combo)s (%(cards)s)", combo=combo.describe(), cards=cards_text(combo.cards))
 
 
+@lru_cache(maxsize=4096)
 def combos_note(found: Analysis) -> str:
     """Describe the combinations of a pile with their cards."""
     if not found.value:
