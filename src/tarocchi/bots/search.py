@@ -38,8 +38,10 @@ from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any, ClassVar
 
+from tarocchi.bots import compiled
 from tarocchi.bots.base import Bot
 from tarocchi.bots.belief import belief, duck_bias
+from tarocchi.bots.likelihood import Replay, Resampler
 from tarocchi.cards import bits
 from tarocchi.games.base import TrickGame
 from tarocchi.views import View
@@ -71,6 +73,9 @@ class Settings:
     max_lines: int = 12  # setup decisions: how many whole lines (e.g. discards) to compare
     counting: bool = False  # playout players see only which cards are out, not where
     bias: bool = False  # weigh the sampled deals by what ducking revealed (belief.duck_bias)
+    # draw this many times the deals searched and resample them by how well they explain
+    # the plays so far (`tarocchi.bots.likelihood`; 0: every allowed deal alike)
+    infer: int = 0
     max_actions: int = 0  # search only this many actions, the heuristic's best (0: all)
     # leave the heuristic bot's choice only for an action whose paired lead over it (the
     # same sampled deals and noise) is this many standard errors above 0 (0: any lead
@@ -213,6 +218,12 @@ class SearchBot(Bot):
         def draw() -> Any:
             return known.sample(self.rng, bias)
 
+        tables = getattr(k, "COMPILED", None)
+        if self.cfg.infer and (view.tricks or view.trick) and isinstance(tables, compiled.Tables):
+            replay = Replay(view, tables)
+            return self.search_classes(
+                Resampler(draw, lambda s: replay.weight(s.hands), self.rng, self.cfg.infer), view
+            )
         if lines:
             return self.search_lines(draw, view.seat, lines)
         return self.search_classes(draw, view)
