@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from tarocchi.bots import compiled, make_bot
+from tarocchi.bots import make_bot
 from tarocchi.bots.belief import belief
 from tarocchi.bots.likelihood import Replay, Resampler
 from tarocchi.bots.search import kernel
@@ -15,7 +15,7 @@ from tarocchi.games import game
 from tarocchi.views import view
 from tests.bots.test_search import to_play_phase
 
-REPLAY_GAMES = ["piedicavallo", "ottocento"]
+REPLAY_GAMES = ["piedicavallo", "ottocento", "minchiate"]
 
 
 @pytest.mark.parametrize("name", REPLAY_GAMES)
@@ -37,14 +37,14 @@ def test_replay_finds_no_deviation_in_the_players_own_deal(name: str, seeing: bo
             p = k.play(p, action)
         moves = cards
         arr = np.array(seats, dtype=np.int64), np.array(moves, dtype=np.int64)
-        assert compiled.replay(k.COMPILED, seeing, pos.hands, *arr, -1) == (0, 0)
+        assert k.replay(k.COMPILED, seeing, pos.hands, *arr, -1) == (0, 0)
         # a random deviation is counted, unless the deviating player had no choice
         rng = random.Random(seed)
         moved = list(moves)
         i = rng.randrange(8)
         j = next(j for j in range(i + 1, len(moved)) if seats[j] == seats[i])
         moved[i], moved[j] = moved[j], moved[i]
-        near, miss = compiled.replay(
+        near, miss = k.replay(
             k.COMPILED, seeing, pos.hands, arr[0], np.array(moved, dtype=np.int64), -1
         )
         assert near + miss <= len(moves)
@@ -63,7 +63,7 @@ def test_weights_never_rule_out_a_deal_the_view_allows(name: str) -> None:
         while state.to_move is not None:
             v = view(state, state.to_move)
             if v.phase == "play" and step % 9 == 0:
-                replay = Replay(v, k.COMPILED)
+                replay = Replay(v, k)
                 assert len(replay) == len(v.played.bit_count() * [0])
                 assert replay.weight(state.hands) > 0  # the true deal
                 known = belief(v)

@@ -5,7 +5,7 @@ But the other players chose their cards from their hands: a deal in which the
 plays made so far are what a sensible player would have made is likelier than
 one in which they look like blunders. This module replays the history on each
 sampled deal (each seat's hand then: its sampled hand now plus the cards it has
-played since) with the playout players of the kernel (`tarocchi.bots.compiled`)
+played since) with the playout players of the game's kernel (its compiled `replay`)
 and counts the plays they would have made differently. Each such play multiplies
 the deal's weight by a soft factor, never 0, so no deal the view allows becomes
 impossible (the model is crude: real players are not the playout players).
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from tarocchi.bots import compiled
 from tarocchi.views import View
 
 # The factor a deal's weight takes for each past play the playout players would have made
@@ -42,12 +42,12 @@ MISS = 0.5
 class Replay:
     """The plays of a view's history, ready to be replayed on sampled deals."""
 
-    __slots__ = ("cards", "played", "seat", "seats", "tables")
+    __slots__ = ("cards", "kernel", "played", "seat", "seats")
 
-    def __init__(self, view: View, tables: compiled.Tables) -> None:
+    def __init__(self, view: View, kernel: ModuleType) -> None:
         plays = [(s, c) for trick in (*view.tricks, view.trick) for s, c in trick]
         self.seat = view.seat
-        self.tables = tables
+        self.kernel = kernel  # its `replay` and `COMPILED` tables
         self.seats = np.array([s for s, _ in plays], dtype=np.int64)
         self.cards = np.array([c for _, c in plays], dtype=np.int64)
         played = [0, 0, 0, 0]
@@ -63,7 +63,11 @@ class Replay:
         deal with these hands now: (with a near-equivalent card, with any other)."""
         p = self.played
         before = (hands[0] | p[0], hands[1] | p[1], hands[2] | p[2], hands[3] | p[3])
-        return compiled.replay(self.tables, False, before, self.seats, self.cards, self.seat)
+        k = self.kernel
+        counts: tuple[int, int] = k.replay(
+            k.COMPILED, False, before, self.seats, self.cards, self.seat
+        )
+        return counts
 
     def weight(self, hands: tuple[int, int, int, int]) -> float:
         """Return a deal's weight (1: every play as the players would have made it)."""

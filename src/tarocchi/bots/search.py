@@ -38,7 +38,6 @@ from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any, ClassVar
 
-from tarocchi.bots import compiled
 from tarocchi.bots.base import Bot
 from tarocchi.bots.belief import belief, duck_bias
 from tarocchi.bots.likelihood import Replay, Resampler
@@ -218,9 +217,8 @@ class SearchBot(Bot):
         def draw() -> Any:
             return known.sample(self.rng, bias)
 
-        tables = getattr(k, "COMPILED", None)
-        if self.cfg.infer and (view.tricks or view.trick) and isinstance(tables, compiled.Tables):
-            replay = Replay(view, tables)
+        if self.cfg.infer and (view.tricks or view.trick):
+            replay = Replay(view, k)
             return self.search_classes(
                 Resampler(draw, lambda s: replay.weight(s.hands), self.rng, self.cfg.infer), view
             )
