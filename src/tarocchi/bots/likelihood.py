@@ -85,9 +85,13 @@ class Resampler:
         rng: random.Random,
         factor: int,
         block: int = 64,
+        build: Callable[[Any], Any] | None = None,
     ) -> None:
+        """Resample what draw() returns by weight(); build (if given) turns a kept draw into
+        the deal returned, so that the deals left out are never built."""
         self.draw = draw
         self.weight = weight
+        self.build = build
         self.rng = rng
         self.factor = factor
         self.block = block
@@ -97,7 +101,8 @@ class Resampler:
         """Return the next deal."""
         if not self.queue:
             self.queue = self._refill()
-        return self.queue.pop()
+        got = self.queue.pop()
+        return got if self.build is None else self.build(got)
 
     def _refill(self) -> list[Any]:
         """Draw factor x block deals and keep block of them, by systematic resampling."""

@@ -219,9 +219,14 @@ class SearchBot(Bot):
 
         if self.cfg.infer and (view.tricks or view.trick):
             replay = Replay(view, k)
-            return self.search_classes(
-                Resampler(draw, lambda s: replay.weight(s.hands), self.rng, self.cfg.infer), view
+            resample = Resampler(
+                lambda: known.deal(self.rng, bias),
+                lambda dealt: replay.weight(known.hands(dealt)),
+                self.rng,
+                self.cfg.infer,
+                build=known.build,
             )
+            return self.search_classes(resample, view)
         if lines:
             return self.search_lines(draw, view.seat, lines)
         return self.search_classes(draw, view)
