@@ -22,6 +22,11 @@ points per deal (95% CI -0.9..+4.3), ISMCTS -2.7 (-5.2..-0.1); at an equal
   information set, a fresh deal per iteration, UCB over the actions legal in
   that deal, one playout from each new node.
 
+The hard level weighs the sampled deals (`tarocchi.bots.likelihood`): it replays
+the plays so far on each deal with the playout players and resamples the deals
+by how many of those plays the players would have made differently, so its
+deals look like the hands the other players have shown by their play.
+
 Setup decisions a kernel can play out (the dealer's two-card discard in
 Piedicavallo and Ottocento) are searched as whole lines, the heuristic bot's
 judgement keeping the most promising ones; the others (declarations, Minchiate's
@@ -101,8 +106,20 @@ NORMAL = {
     # compiled playouts afford 2,000 in the same time
     "minchiate": Settings(playouts=2000, seconds=0.28, eps=0.1, max_actions=8, confidence=1.5),
 }
+# The hard level differs in kind, not only in playouts (five times normal's bought nothing:
+# +0.16 points per deal over 500 Piedicavallo pairs, 95% CI -0.54..+0.86). It draws three
+# times the deals it searches and resamples them by how well they explain the plays so far
+# (`tarocchi.bots.likelihood`), and its playout players count cards instead of seeing the
+# sampled hands, so that no player in a playout knows what the real ones cannot. Screened
+# in Piedicavallo against normal (seeds from 0): counting alone +1.35 points per deal over
+# 52 pairs (95% CI -0.97..+3.67), inference alone +1.68 over 47 (-0.98..+4.34); this
+# level takes both. At most 500 deals a decision keep the 95th
+# percentile under 1.5 s. Ottocento and Minchiate take the same recipe unscreened: the
+# inference places their hidden cards better too (see likelihood.py).
 HARD = {
-    name: replace(cfg, playouts=5 * cfg.playouts, seconds=1.4, max_samples=1000)
+    name: replace(
+        cfg, playouts=5 * cfg.playouts, seconds=1.4, max_samples=500, infer=3, counting=True
+    )
     for name, cfg in NORMAL.items()
 }
 
@@ -413,7 +430,8 @@ def best_action(stats: dict[int, Stat]) -> int:
 
 
 class HardSearchBot(SearchBot):
-    """The search bot of the `hard` level: five times the playouts."""
+    """The search bot of the `hard` level: deals resampled by the plays so far, counting
+    playout players, five times the playouts."""
 
     name = "hard"
     settings = HARD
