@@ -95,3 +95,17 @@ def test_resampler_keeps_an_all_but_one_unlikely_pool() -> None:
     pool = iter(range(1000))
     rs = Resampler(lambda: next(pool), lambda d: 1.0 if d == 5 else 1e-300, random.Random(1), 2, 4)
     assert [rs() for _ in range(4)] == [5, 5, 5, 5]
+
+
+def test_hard_level_decides_mid_deal_deterministically() -> None:
+    from tarocchi.bots.search import HardSearchBot
+
+    rules = game("piedicavallo")
+    state = to_play_phase("piedicavallo", 11)
+    bots = [make_bot("heuristic", rules, s) for s in range(4)]
+    for _ in range(9):  # two tricks and a card: a history to replay, a trick to follow
+        state = rules.apply(state, bots[state.to_move].choose(view(state, state.to_move)))
+    v = view(state, state.to_move)
+    picks = {HardSearchBot(rules, 3).choose(v) for _ in range(2)}
+    assert len(picks) == 1
+    assert picks <= set(v.legal)
