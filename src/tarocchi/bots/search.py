@@ -110,8 +110,9 @@ NORMAL = {
 # +0.16 points per deal over 500 Piedicavallo pairs, 95% CI -0.54..+0.86). It draws three
 # times the deals it searches and resamples them by how well they explain the plays so far
 # (`tarocchi.bots.likelihood`). Against normal in Piedicavallo (seeds from 0; "M [lo, hi]"
-# is the mean margin per deal and its 95% CI): this level +1.69 [-0.13, +3.51] over 113
-# pairs; inference alone with 1,000 deals +1.68 [-0.98, +4.34] over 47. Also screened and
+# is the mean margin per deal and its 95% CI): this level +0.77 [-0.38, +1.91] over 260
+# pairs, not yet shown better; inference alone with 1,000 deals +1.68 [-0.98, +4.34] over
+# 47. Also screened and
 # left out: counting playout players alone (the `counting` setting) +1.35 [-0.97, +3.67]
 # over 52 pairs, with the inference -0.54 [-1.91, +0.84] over 164. At most 500 deals a
 # decision keep the 95th percentile under 1.5 s (CPU time on this machine, the clock bound
