@@ -112,9 +112,9 @@ NORMAL = {
 # (`tarocchi.bots.likelihood`). Against normal in Piedicavallo (seeds from 0; "M [lo, hi]"
 # is the mean margin per deal and its 95% CI): this level +0.77 [-0.38, +1.91] over 260
 # pairs, not yet shown better; inference alone with 1,000 deals +1.68 [-0.98, +4.34] over
-# 47. Also screened and
-# left out: counting playout players alone (the `counting` setting) +1.35 [-0.97, +3.67]
-# over 52 pairs, with the inference -0.54 [-1.91, +0.84] over 164. At most 500 deals a
+# 47. Screened and left out: counting playout players (the `counting` setting) alone
+# +1.35 [-0.97, +3.67] over 52 pairs, with the inference -0.54 [-1.91, +0.84] over 164
+# (the inference alone, on the same seeds, led that by +2.1 +- 2.5). At most 500 deals a
 # decision keep the 95th percentile under 1.5 s (CPU time on this machine, the clock bound
 # lifted, a quarter of the decisions of heuristic deals: 353 ms in Piedicavallo, 969 in
 # Ottocento, 727 in Minchiate). Ottocento and Minchiate take the same recipe unscreened:
