@@ -77,7 +77,13 @@ class QuickTree(SearchBot):
     settings = Settings(playouts=60, seconds=5.0, algorithm="ismcts")
 
 
-@pytest.mark.parametrize("cls", [Quick, QuickTree])
+class QuickInfer(SearchBot):
+    """A tiny search over deals resampled by the plays so far."""
+
+    settings = Settings(playouts=60, seconds=5.0, infer=2)
+
+
+@pytest.mark.parametrize("cls", [Quick, QuickTree, QuickInfer])
 @pytest.mark.parametrize("name", KERNEL_GAMES)
 def test_search_plays_legal_and_deterministic_deals(cls: type[SearchBot], name: str) -> None:
     rules = game(name)

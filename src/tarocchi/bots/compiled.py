@@ -348,3 +348,69 @@ def warm_up(t: Tables) -> None:
     card each, so that no player waits seconds for the compiler at its first move."""
     playout(t, True, (1, 2, 4, 8), 0, (), (0, 0), 0.5, 0)
     playout(t, False, (1, 2, 4, 8), 0, (), (0, 0), 0.5, 0)
+
+
+@njit(cache=True)
+def _replay(
+    t: Tables, seeing: bool, hands: np.ndarray, seats: np.ndarray, cards: np.ndarray, skip: int
+) -> tuple[int, int]:
+    """Replay the plays so far (seats[i] played cards[i], tricks of four from the first) from
+    the hands before the first of them; return how many of the plays by seats other than
+    skip, with a choice, the players would have made differently: (another card of the same
+    suit and points, any other card)."""
+    hands = hands.copy()
+    near, miss = 0, 0
+    top, top_seat, led, n = -1, -1, 0, 0
+    for i in range(len(cards)):
+        p = seats[i]
+        card = cards[i]
+        hand = hands[p]
+        if p != skip:
+            if led:
+                m = hand & led
+                if not m:
+                    m = hand & t.trumps
+                legal_m = m | (hand & (1 << t.matto)) if m else hand
+            else:
+                legal_m = hand
+            if legal_m & (legal_m - 1):
+                if top < 0:
+                    want = _lead(t, seeing, hands, p, legal_m)
+                else:
+                    want = _follow(t, seeing, hands, p, n, led, top, top_seat, legal_m)
+                if want != card:
+                    same = False
+                    if t.points[want] == t.points[card]:
+                        for g in t.groups:
+                            if g >> want & 1 and g >> card & 1:
+                                same = True
+                    if same:
+                        near += 1
+                    else:
+                        miss += 1
+        hands[p] = hand & ~(1 << card)
+        if card != t.matto:
+            if not led:
+                led = t.led[card]
+            if top < 0 or t.beat[top] >> card & 1:
+                top, top_seat = card, p
+        n += 1
+        if n == 4:
+            top, top_seat, led, n = -1, -1, 0, 0
+    return near, miss
+
+
+def replay(
+    t: Tables,
+    seeing: bool,
+    hands: tuple[int, int, int, int],
+    seats: np.ndarray,
+    cards: np.ndarray,
+    skip: int,
+) -> tuple[int, int]:
+    """Return how many past plays (by seats other than skip, with a choice) the compiled
+    players would have made differently from the hands before them (see `_replay`): (with
+    a card of the same suit and points, with any other card)."""
+    h = np.array(hands, dtype=np.int64)
+    near, miss = _replay(t, seeing, h, seats, cards, skip)
+    return int(near), int(miss)

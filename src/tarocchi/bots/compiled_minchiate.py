@@ -443,6 +443,86 @@ def playout(
     )
 
 
+@njit(cache=True)
+def _replay(
+    t: Tables, seeing: bool, hands: np.ndarray, seats: np.ndarray, cards: np.ndarray, skip: int
+) -> tuple[int, int]:
+    """Replay the plays so far (seats[i] played cards[i], tricks of four from the first) from
+    the hands before the first of them (as `tarocchi.bots.compiled._replay` does); return
+    how many of the plays by seats other than skip, with a choice, the players would have
+    made differently: (another card of the same group and points, any other card)."""
+    hands = hands.copy()
+    near, miss = 0, 0
+    piles = np.zeros(4, dtype=np.int64)  # _lay's bookkeeping, unused here
+    down = np.zeros(4, dtype=np.int64)
+    played = np.zeros(2, dtype=np.int64)
+    led_lo = 0
+    top, top_seat, led, trumped, n = -1, -1, -1, False, 0
+    for i in range(len(cards)):
+        p = seats[i]
+        card = cards[i]
+        lo, hi = hands[p, 0], hands[p, 1]
+        if p != skip:
+            if led >= 0:
+                w = 1 if led == 4 else 0
+                gm = t.group_mask[led]
+                m = (hi if w else lo) & gm
+                if m:
+                    king = m & t.kings if w == 0 else 0
+                    if king and trumped and not led_lo & gm:
+                        l_lo, l_hi = king, 0  # rules §4: the King rule
+                    elif w == 0:
+                        l_lo, l_hi = m, hi & t.matto
+                    else:
+                        l_lo, l_hi = 0, m | (hi & t.matto)
+                else:
+                    m = hi & t.trumps
+                    if m:
+                        l_lo, l_hi = 0, m | (hi & t.matto)
+                    else:
+                        l_lo, l_hi = lo, hi
+            else:
+                l_lo, l_hi = lo, hi
+            if _count(l_lo) + _count(l_hi) > 1:
+                if top < 0:
+                    want = _lead(t, seeing, hands, p, l_lo, l_hi)
+                else:
+                    want = _follow(t, seeing, hands, p, n, led, top, top_seat, l_lo, l_hi)
+                if want != card:
+                    if t.points[want] == t.points[card] and t.group_of[want] == t.group_of[card]:
+                        near += 1
+                    else:
+                        miss += 1
+        if card < SPLIT:
+            hands[p, 0] = lo & ~(1 << card)
+        else:
+            hands[p, 1] = hi & ~(1 << (card - SPLIT))
+        led, trumped, top, top_seat = _lay(
+            t, card, p, piles, down, played, led, trumped, top, top_seat
+        )
+        n += 1
+        if n == 4:
+            if 0 <= led < 4:
+                led_lo |= t.group_mask[led]
+            top, top_seat, led, trumped, n = -1, -1, -1, False, 0
+    return near, miss
+
+
+def replay(
+    t: Tables,
+    seeing: bool,
+    hands: tuple[int, int, int, int],
+    seats: np.ndarray,
+    cards: np.ndarray,
+    skip: int,
+) -> tuple[int, int]:
+    """Return how many past plays (by seats other than skip, with a choice) the compiled
+    players would have made differently from the hands before them (see `_replay`)."""
+    h = np.array([[x & LOW, x >> SPLIT] for x in hands], dtype=np.int64)
+    near, miss = _replay(t, seeing, h, seats, cards, skip)
+    return int(near), int(miss)
+
+
 def warm_up(t: Tables) -> None:
     """Compile the playout now (or load it from numba's cache) with one tiny deal."""
     one = (1, 2, 4, 8)

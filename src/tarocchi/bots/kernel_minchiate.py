@@ -354,3 +354,7 @@ def seeded_playout(
 
 
 __all__ = ["Pos", "from_state", "legal", "play", "playout", "seeded_playout", "totals"]
+
+
+# the past plays replayed on a sampled deal (`tarocchi.bots.likelihood`)
+replay = compiled_minchiate.replay

@@ -406,4 +406,7 @@ def seeded_playout(
 __all__ = ["PASS_ACTION", "Pos", "from_state", "legal", "play", "playout", "totals"]
 
 
+# the past plays replayed on a sampled deal (`tarocchi.bots.likelihood`)
+replay = compiled.replay
+
 value = totals  # a team's value at the end is its total

@@ -283,4 +283,7 @@ def seeded_playout(
 __all__ = ["Pos", "from_state", "legal", "play", "play_mask", "playout", "totals"]
 
 
+# the past plays replayed on a sampled deal (`tarocchi.bots.likelihood`)
+replay = compiled.replay
+
 value = totals  # a team's value at the end is its total
