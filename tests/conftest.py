@@ -31,7 +31,9 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
         [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(port), "--db", str(db)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip
-    deadline = time.time() + 30
+    # a fresh checkout starts with numba's cache empty: the AI workers compile the playouts
+    # before the server answers, which takes long while the rest of the suite fills both cores
+    deadline = time.time() + 120
     while time.time() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1).status_code == 200:
