@@ -130,6 +130,18 @@ def _max_load(t: Tables, m: int) -> int:
 
 
 @njit(cache=True)
+def _legal(t: Tables, hand: int, led: int) -> int:
+    """The cards of hand that may be played to a trick whose led suit is the mask led (0:
+    the lead): follow suit, else trump, else any card; the Matto always."""
+    if not led:
+        return hand
+    m = hand & led
+    if not m:
+        m = hand & t.trumps
+    return m | (hand & (1 << t.matto)) if m else hand
+
+
+@njit(cache=True)
 def _lead(t: Tables, seeing: bool, hands: np.ndarray, p: int, legal_m: int) -> int:
     """The card to lead (Policy.lead, or its counting variant when not seeing): a sure
     winner that pays most, else the lowest card of the shortest plain suit, else the
@@ -251,13 +263,7 @@ def _playout(
     played = 0
     while left:
         hand = hands[p]
-        if led:
-            m = hand & led
-            if not m:
-                m = hand & t.trumps
-            legal_m = m | (hand & (1 << matto)) if m else hand
-        else:
-            legal_m = hand
+        legal_m = _legal(t, hand, led)
         if legal_m & (legal_m - 1) == 0:
             card = _high(legal_m)
         else:
@@ -366,13 +372,7 @@ def _replay(
         card = cards[i]
         hand = hands[p]
         if p != skip:
-            if led:
-                m = hand & led
-                if not m:
-                    m = hand & t.trumps
-                legal_m = m | (hand & (1 << t.matto)) if m else hand
-            else:
-                legal_m = hand
+            legal_m = _legal(t, hand, led)
             if legal_m & (legal_m - 1):
                 if top < 0:
                     want = _lead(t, seeing, hands, p, legal_m)

@@ -134,6 +134,30 @@ def _max_load(t: Tables, lo: int, hi: int) -> int:
 
 
 @njit(cache=True)
+def _legal(t: Tables, lo: int, hi: int, led: int, trumped: bool, led_lo: int) -> tuple[int, int]:
+    """The cards of a hand (lo, hi words) that may be played to a trick of the group led (-1:
+    the lead): follow, else trump, else any card; the Matto always, except under the King
+    rule (rules §4: the first trick of a suit after a trump fell, led_lo marking the suit
+    groups already led, forces the King)."""
+    if led < 0:
+        return lo, hi
+    w = 1 if led == 4 else 0
+    gm = t.group_mask[led]
+    m = (hi if w else lo) & gm
+    if m:
+        king = m & t.kings if w == 0 else 0
+        if king and trumped and not led_lo & gm:
+            return king, 0
+        if w == 0:
+            return m, hi & t.matto
+        return 0, m | (hi & t.matto)
+    m = hi & t.trumps
+    if m:
+        return 0, m | (hi & t.matto)
+    return lo, hi
+
+
+@njit(cache=True)
 def _lead(t: Tables, seeing: bool, hands: np.ndarray, p: int, lo: int, hi: int) -> int:
     """The card to lead (Policy.lead, or its counting variant when not seeing)."""
     o1, o2 = (p + 1) & 3, (p + 3) & 3
@@ -307,26 +331,7 @@ def _playout(
     k = 0
     while left:
         lo, hi = hands[p, 0], hands[p, 1]
-        if led >= 0:
-            w = 1 if led == 4 else 0
-            gm = t.group_mask[led]
-            m = (hi if w else lo) & gm
-            if m:
-                king = m & t.kings if w == 0 else 0
-                if king and trumped and not led_lo & gm:
-                    l_lo, l_hi = king, 0  # rules §4: the King rule
-                elif w == 0:
-                    l_lo, l_hi = m, hi & t.matto
-                else:
-                    l_lo, l_hi = 0, m | (hi & t.matto)
-            else:
-                m = hi & t.trumps
-                if m:
-                    l_lo, l_hi = 0, m | (hi & t.matto)
-                else:
-                    l_lo, l_hi = lo, hi
-        else:
-            l_lo, l_hi = lo, hi
+        l_lo, l_hi = _legal(t, lo, hi, led, trumped, led_lo)
         count = _count(l_lo) + _count(l_hi)
         if count == 1:
             card = _lowest(l_lo, l_hi)
@@ -463,26 +468,7 @@ def _replay(
         card = cards[i]
         lo, hi = hands[p, 0], hands[p, 1]
         if p != skip:
-            if led >= 0:
-                w = 1 if led == 4 else 0
-                gm = t.group_mask[led]
-                m = (hi if w else lo) & gm
-                if m:
-                    king = m & t.kings if w == 0 else 0
-                    if king and trumped and not led_lo & gm:
-                        l_lo, l_hi = king, 0  # rules §4: the King rule
-                    elif w == 0:
-                        l_lo, l_hi = m, hi & t.matto
-                    else:
-                        l_lo, l_hi = 0, m | (hi & t.matto)
-                else:
-                    m = hi & t.trumps
-                    if m:
-                        l_lo, l_hi = 0, m | (hi & t.matto)
-                    else:
-                        l_lo, l_hi = lo, hi
-            else:
-                l_lo, l_hi = lo, hi
+            l_lo, l_hi = _legal(t, lo, hi, led, trumped, led_lo)
             if _count(l_lo) + _count(l_hi) > 1:
                 if top < 0:
                     want = _lead(t, seeing, hands, p, l_lo, l_hi)
