@@ -4,24 +4,15 @@ string of the play page escapes translation (play.js's included)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from tarocchi.i18n import LANGUAGES, PSEUDO, translator
-from tests.browser.test_play_browser import ARGS, SHOTS, my_turn
+from tests.browser.conftest import SHOTS
+from tests.browser.test_play_browser import my_turn
 from tests.i18n.pseudo import bare_words
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        yield b
-        b.close()
 
 
 def fresh_page(browser: Browser) -> Page:

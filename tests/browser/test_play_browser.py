@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from tarocchi.games import GAMES
-from tests.conftest import OUTPUT
+from tests.browser.conftest import SHOTS
 
 pytestmark = pytest.mark.browser
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]  # fmt: skip
-SHOTS = OUTPUT / "screenshots"
 EDGE = {"x": 9, "y": 50}  # cards in a fanned hand overlap: click the visible left strip
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        yield b
-        b.close()
 
 
 def open_table(browser: Browser, base: str, name: str, seed: int, **ctx: object) -> Page:
