@@ -11,7 +11,7 @@ $(VENV)/bin/python:
 	$(PY) -m pip install -q --upgrade pip
 
 $(STAMP): pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install -q -e '.[web,test]'
+	$(PY) -m pip install -q -e '.[web,test,openspiel,pettingzoo]'
 	rm -f $(VENV)/.stamp-*
 	touch $@
 

@@ -16,6 +16,8 @@ BOTS = {
     "search": "tarocchi.bots.search:SearchBot",
     "hard": "tarocchi.bots.search:HardSearchBot",
     "oracle": "tarocchi.bots.oracle:OracleBot",  # analysis only: it sees every card
+    # OpenSpiel's ISMCTS, an independent arena opponent (needs the `openspiel` extra)
+    "openspiel-ismcts": "tarocchi.adapters.openspiel:ISMCTSBot",
 }
 
 # the levels offered to players, by the bot that plays each

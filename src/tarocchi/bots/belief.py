@@ -365,11 +365,12 @@ class OttocentoBelief(Belief):
 
     def __init__(self, view: View) -> None:
         from tarocchi.games import ottocento as oc
-        from tarocchi.games.ottocento_combos import combination_value
+        from tarocchi.games.ottocento_combos import analyse, combination_value
 
         super().__init__(view)
         self.oc = oc
         self.value_of = combination_value
+        self.analyse = analyse
         seat, dealer = view.seat, view.dealer
         self.declared = [(e.seat, e.cards, e.value) for e in view.events if e.kind == "declare"]
         full = self.pack.full_mask
@@ -391,7 +392,8 @@ class OttocentoBelief(Belief):
             self.attempts.append([*base, (full & ~oc.PROTECTED, size)])
 
     def accept(self, dealt: list[int]) -> bool:
-        """Each declarer's hand at its first turn scored exactly the declared value, and a
+        """Each declarer's hand at its first turn scored exactly the declared value with the
+        declared cards, and a
         player now asked to declare or pass holds a combination (rules §3: a hand that
         scores nothing passes without being asked)."""
         v = self.view
@@ -408,8 +410,8 @@ class OttocentoBelief(Belief):
             if s == self.seat:
                 continue
             hand = dealt[self.others.index(s)] | self.fixed[s] | self.played[s] | cards
-            if self.value_of(hand) != value:
-                return False
+            if self.value_of(hand) != value or self.analyse(hand).cards != cards:
+                return False  # the hand would have shown other cards for the same value
         return True
 
     def build(self, dealt: list[int]) -> Any:

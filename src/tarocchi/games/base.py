@@ -3,7 +3,9 @@
 A game is a stateless rules object (a subclass of `TrickGame`) over an immutable
 state. States are NamedTuples that carry at least the fields the `GameState`
 protocol lists, so the one view function, the match runner and records work
-for every game. Chance enters only through the seed given to `deal`.
+for every game. Chance enters only through the seed given to `deal`, which draws the
+deal's chance outcomes (the dealer, the deck order, Minchiate's cut); the adapters
+deal from those outcomes one at a time (`chance_outcomes`, `deal_outcomes`).
 """
 
 from __future__ import annotations
@@ -163,6 +165,29 @@ def shuffled_deal(seed: int, size: int) -> tuple[int, list[int]]:
     return dealer, sorted(range(size), key=keys.__getitem__)
 
 
+def hands_by_slots(
+    deck: Sequence[int], dealer: int, slots: Sequence[int]
+) -> tuple[int, int, int, int]:
+    """Return the hands a deck deals when its i-th card goes to seat dealer + slots[i]."""
+    hands = [0, 0, 0, 0]
+    for card, slot in zip(deck, slots, strict=True):
+        hands[(dealer + slot) & 3] |= 1 << card
+    return hands[0], hands[1], hands[2], hands[3]
+
+
+def deck_by_slots(hands: Sequence[int], dealer: int, slots: Sequence[int]) -> list[int]:
+    """Return a deck that deals these hands by slots (each hand's cards ascending in its
+    slots): the inverse of `hands_by_slots`."""
+    cards = [bits(hands[(dealer + s) & 3]) for s in range(4)]
+    taken = [0, 0, 0, 0]
+    deck = []
+    for slot in slots:
+        s = slot & 3
+        deck.append(cards[s][taken[s]])
+        taken[s] += 1
+    return deck
+
+
 class TrickGame:
     """Shared behaviour of the three rules objects: codes, legal actions, views."""
 
@@ -199,7 +224,59 @@ class TrickGame:
     # -- the game protocol -----------------------------------------------------------
     def deal(self, seed: int) -> Any:
         """Return the state after a seeded random deal; the first decision is pending."""
+        return self.deal_outcomes(self.chance_outcomes(seed))
+
+    # -- the deal as chance outcomes ---------------------------------------------------
+    # A deal is a sequence of uniform chance outcomes: the dealer (0-3), then (games with
+    # a cut) the cards the cutter lifts, then the deck, top card first.
+    # the action that declares nothing, which the rules take for a seat with nothing to
+    # declare without asking it (so a history replayed on another deal may gain or lose it)
+    pass_action: ClassVar[int | None] = None
+    cut_range: ClassVar[range | None] = None  # the cuts a game allows (None: no cut)
+    deal_slots: ClassVar[tuple[int, ...]] = ()  # deck position -> seat, counted from the dealer
+
+    def chance_outcomes(self, seed: int) -> tuple[int, ...]:
+        """Return the chance outcomes of a seeded deal (the same on every machine)."""
+        dealer, deck = shuffled_deal(seed, self.pack.size)
+        return (dealer, *deck)
+
+    def chance_options(self, drawn: Sequence[int]) -> list[int]:
+        """Return the outcomes the next chance event can take after these (each as likely),
+        or [] once the deal is complete."""
+        head = 1 + (self.cut_range is not None)
+        if not drawn:
+            return [0, 1, 2, 3]
+        if len(drawn) == 1 and self.cut_range is not None:
+            return list(self.cut_range)
+        if len(drawn) >= head + self.pack.size:
+            return []
+        return bits(self.pack.full_mask & ~sum(1 << c for c in drawn[head:]))
+
+    def deal_outcomes(self, outcomes: Sequence[int]) -> Any:
+        """Return the first decision of the deal these chance outcomes make (ValueError if
+        they are not a complete deal)."""
+        dealer, deck = outcomes[0], outcomes[1:]
+        if not 0 <= dealer < 4 or sorted(deck) != list(range(self.pack.size)):
+            raise ValueError("a deal is a dealer 0-3 and the deck, each card once")
+        hands = hands_by_slots(deck, dealer, self.deal_slots)
+        return self.start(hands, dealer)
+
+    def outcomes_of(self, state: Any) -> tuple[int, ...]:
+        """Return chance outcomes that deal exactly the hands of this state's deal (a state
+        built from a sampled deal; the inverse of `deal_outcomes`)."""
+        hands = [state.hands[s] | self.discards(state, s) for s in range(4)]
+        for trick in (*state.tricks, state.trick):
+            for seat, card in trick:
+                hands[seat] |= 1 << card
+        return (state.dealer, *deck_by_slots(hands, state.dealer, self.deal_slots))
+
+    def start(self, hands: tuple[int, int, int, int], dealer: int) -> Any:
+        """Return the first decision for explicit hands (games dealt by slots)."""
         raise NotImplementedError
+
+    def discards(self, state: Any, seat: int) -> int:
+        """Return the cards seat has laid aside in the discard (hidden from the others)."""
+        return 0
 
     def legal_mask(self, state: Any) -> int:
         """Return the legal card actions as a mask (the hot path of playouts)."""

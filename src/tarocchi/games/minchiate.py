@@ -370,13 +370,35 @@ class Minchiate(TrickGame):
     title = "Minchiate"
     pack = PACK
     extra_actions = (*DECLARE_ACTIONS, "DECL-DONE")
+    pass_action = DONE
 
     # -- deal -------------------------------------------------------------------------
-    def deal(self, seed: int) -> State:
-        """Deal a seeded random deal and run the whole pre-play sequence (rules §2): random
-        dealer and deck order, and the cut from a hash of the seed."""
+    cut_range = range(1, N_CARDS)  # rules §2.1: the cutter lifts 1 to 96 cards
+
+    def chance_outcomes(self, seed: int) -> tuple[int, ...]:
+        """Return a seeded deal's chance outcomes (rules §2): random dealer and deck order,
+        and the cut from a hash of the seed."""
         dealer, deck = shuffled_deal(seed, N_CARDS)
-        return self._deal(deck, dealer, cut_of(seed))
+        return (dealer, cut_of(seed), *deck)
+
+    def deal_outcomes(self, outcomes: Sequence[int]) -> State:
+        """Run the pre-play sequence from chance outcomes: dealer, cut, deck."""
+        return self.deal_from(outcomes[2:], outcomes[0], outcomes[1])
+
+    def outcomes_of(self, state: State) -> tuple[int, ...]:
+        """Return the chance outcomes of the state's deal (a sampled state's rebuilt deck)."""
+        return (state.dealer, state.info.cut, *state.info.deck)
+
+    def discards(self, state: State, seat: int) -> int:
+        """Return the cutter's or the dealer's discard (rules §2.5)."""
+        info = state.info
+        return (
+            state.discards[0]
+            if seat == info.cutter
+            else state.discards[1]
+            if seat == state.dealer
+            else 0
+        )
 
     def deal_from(self, deck: Sequence[int], dealer: int, cut: int) -> State:
         """Run the pre-play sequence from an explicit deck (top first), dealer and cut (the

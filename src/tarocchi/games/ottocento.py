@@ -31,7 +31,6 @@ from tarocchi.games.base import (
     TrickGame,
     follow_reason,
     led_suit,
-    shuffled_deal,
     take_trick,
     winner_of,
 )
@@ -213,23 +212,12 @@ class Ottocento(TrickGame):
     title = "Ottocento"
     pack = PACK
     extra_actions = ("DECLARE", "PASS")
+    pass_action = PASS_ACTION
 
     # -- deal ---------------------------------------------------------------------
-    def deal(self, seed: int) -> State:
-        """Deal a seeded random deal (rules §2: random dealer; three rounds of 5 cards from
-        next(dealer), then 2 more to the dealer: 15 each and 17 to the dealer)."""
-        dealer, d = shuffled_deal(seed, PACK.size)
-        b = BIT
-        hands = [0, 0, 0, 0]
-        for k in range(4):
-            i = 5 * k  # packets i..i+4 of the three rounds of 20 cards
-            hands[(dealer + 1 + k) & 3] = (
-                b[d[i]] | b[d[i + 1]] | b[d[i + 2]] | b[d[i + 3]] | b[d[i + 4]]
-                | b[d[i + 20]] | b[d[i + 21]] | b[d[i + 22]] | b[d[i + 23]] | b[d[i + 24]]
-                | b[d[i + 40]] | b[d[i + 41]] | b[d[i + 42]] | b[d[i + 43]] | b[d[i + 44]]
-            )  # fmt: skip
-        hands[dealer] |= b[d[60]] | b[d[61]]
-        return self._start((hands[0], hands[1], hands[2], hands[3]), dealer)
+    # rules §2: random dealer; three rounds of 5 cards from next(dealer), then 2 more to
+    # the dealer: 15 each and 17 to the dealer
+    deal_slots = (*(1 + i % 20 // 5 for i in range(4 * HAND_SIZE)), *[0] * DISCARD_SIZE)
 
     def start(self, hands: tuple[int, int, int, int], dealer: int) -> State:
         """Return the state before the discard for explicit hands (the dealer's has 17)."""
@@ -525,6 +513,10 @@ class Ottocento(TrickGame):
 
     def private_cards(self, state: State, seat: int) -> int:
         """The dealer alone knows the discard."""
+        return self.discards(state, seat)
+
+    def discards(self, state: State, seat: int) -> int:
+        """Return the dealer's discard (rules §2), hidden from the others."""
         return state.discard if seat == state.dealer else 0
 
     def phase_name(self, state: State) -> str:

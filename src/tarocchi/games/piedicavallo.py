@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import ClassVar, NamedTuple
 
-from tarocchi.cards import BIT, iter_bits, mask_of, popcount, team_of
+from tarocchi.cards import BIT, iter_bits, popcount, team_of
 from tarocchi.games.base import (
     Event,
     IllegalAction,
@@ -23,7 +23,6 @@ from tarocchi.games.base import (
     TrickGame,
     follow_reason,
     led_suit,
-    shuffled_deal,
     take_trick,
     winner_of,
 )
@@ -148,15 +147,9 @@ class Piedicavallo(TrickGame):
     pack = PACK
 
     # -- deal ---------------------------------------------------------------------
-    def deal(self, seed: int) -> State:
-        """Deal a seeded random deal (rules §2: random dealer, one card at a time from
-        next(dealer), 15 each and 17 to the dealer)."""
-        dealer, deck = shuffled_deal(seed, PACK.size)
-        hands = [0, 0, 0, 0]
-        for k in range(4):
-            hands[(dealer + 1 + k) % 4] = mask_of(deck[k : 4 * HAND_SIZE : 4])
-        hands[dealer] |= mask_of(deck[4 * HAND_SIZE :])
-        return self.start((hands[0], hands[1], hands[2], hands[3]), dealer)
+    # rules §2: random dealer, one card at a time from next(dealer), 15 each, and the last
+    # 2 cards to the dealer (17)
+    deal_slots = (*(1 + i % 4 for i in range(4 * HAND_SIZE)), *[0] * DISCARD_SIZE)
 
     def start(self, hands: tuple[int, int, int, int], dealer: int) -> State:
         """Return the state before the discard for explicit hands (the dealer's has 17)."""
@@ -339,6 +332,10 @@ class Piedicavallo(TrickGame):
 
     def private_cards(self, state: State, seat: int) -> int:
         """The dealer alone knows the discard."""
+        return self.discards(state, seat)
+
+    def discards(self, state: State, seat: int) -> int:
+        """Return the dealer's discard (rules §2), hidden from the others."""
         return state.discard if seat == state.dealer else 0
 
     def phase_name(self, state: State) -> str:
