@@ -80,7 +80,9 @@ def test_bad_actions_change_nothing(name: str) -> None:
     assert state.history() == []
     state = dealt(name, 3)
     before = (state.history(), state.deal)
-    illegal = next(a for a in range(state.get_game().num_distinct_actions()) if a not in state.legal_actions())
+    illegal = next(
+        a for a in range(state.get_game().num_distinct_actions()) if a not in state.legal_actions()
+    )
     with pytest.raises(IllegalAction):
         state.apply_action(illegal)
     assert (state.history(), state.deal) == before
@@ -186,7 +188,10 @@ def test_ismcts_plays_whole_deals_by_the_rules(name: str) -> None:
     rules = game(name)
     from tarocchi.bots import make_bot
 
-    bots = {s: QuickISMCTS(rules, s) if s % 2 == 0 else make_bot("heuristic", rules, s) for s in range(4)}
+    bots = {
+        s: QuickISMCTS(rules, s) if s % 2 == 0 else make_bot("heuristic", rules, s)
+        for s in range(4)
+    }
     state = rules.deal(11)
     for step in advance(rules, state, bots):  # every action goes through rules.apply
         state = step.state

@@ -7,11 +7,11 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test  # noqa: E402
+from pettingzoo.test import api_test
 
-from tarocchi.adapters import pettingzoo as P  # noqa: E402
-from tarocchi.games import GAMES, game  # noqa: E402
-from tarocchi.games.base import IllegalAction  # noqa: E402
+from tarocchi.adapters import pettingzoo as P
+from tarocchi.games import GAMES, game
+from tarocchi.games.base import IllegalAction
 
 NAMES = list(GAMES)
 
@@ -41,6 +41,7 @@ def test_masks_and_rewards(name: str) -> None:
     rng = np.random.default_rng(0)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, _ = env.last()
+        assert not truncated
         if terminated:
             m = rules.result(env.state).margin(0)
             team = P.AGENTS.index(agent) % 2

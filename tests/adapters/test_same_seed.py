@@ -7,10 +7,10 @@ import pytest
 pytest.importorskip("pyspiel")
 pytest.importorskip("pettingzoo")
 
-from tarocchi.adapters import openspiel as A  # noqa: E402
-from tarocchi.adapters import pettingzoo as P  # noqa: E402
-from tarocchi.games import GAMES, game  # noqa: E402
-from tarocchi.match import play_deal  # noqa: E402
+from tarocchi.adapters import openspiel as A
+from tarocchi.adapters import pettingzoo as P
+from tarocchi.games import GAMES, game
+from tarocchi.match import play_deal
 
 
 @pytest.mark.parametrize("name", list(GAMES))
