@@ -290,3 +290,27 @@ def test_biased_samples_never_contradict_the_view(name: str) -> None:
         known = belief(v)
         d = known.sample(rng, duck_bias(known))
         assert view(d, seat) == v
+
+
+def test_ottocento_declarer_shows_exactly_the_declared_cards() -> None:
+    """A position where South declared four Kings holding the Matto (West's view): the
+    Matto can lie nowhere else (it would have added to East's and North's declarations),
+    so South cannot hold a card that scores with it either. Every sample shows, at South's
+    declaration, exactly the declared cards (before, most draws were refused and 200 refusals
+    in a row kept a deal that contradicts the view)."""
+    from tarocchi.games.ottocento_combos import analyse
+
+    rules = game("ottocento")
+    state = rules.deal(9)
+    for code in "T10 MOOR1 DECLARE CU-K DECLARE CU-9 DECLARE CU-8 T14".split():
+        state = rules.apply(state, rules.parse_action(code))
+    v = view(state, 3)
+    known = belief(v)
+    rng = random.Random(11)
+    for _ in range(300):
+        d = known.sample(rng)
+        for e in v.events:
+            if e.kind == "declare":
+                assert e.seat is not None
+                hand = d.hands[e.seat] | played_by(v)[e.seat]
+                assert analyse(hand).cards == e.cards

@@ -374,16 +374,30 @@ class OttocentoBelief(Belief):
         seat, dealer = view.seat, view.dealer
         self.declared = [(e.seat, e.cards, e.value) for e in view.events if e.kind == "declare"]
         full = self.pack.full_mask
-        # a declarer holds no card that would have added to its declaration
-        for s, cards, value in self.declared:
-            assert s is not None
-            if s == seat:
-                continue
-            for c in iter_bits(self.unseen & ~self.voids[s]):
-                if combination_value(cards | BIT[c]) != value:
-                    self.voids[s] |= BIT[c]
-        base = self.hand_places()
         self.hidden_discard = seat != dealer
+        discardable = full & ~oc.PROTECTED if self.hidden_discard else 0
+        # a declarer holds no card that would have changed its declaration (rules §3: all
+        # combinations are shown). A card that can lie nowhere else is the declarer's, so
+        # it joins the test, until nothing changes: e.g. a Matto that would have added to
+        # every other declaration is this one's, and then so is no card that would score
+        # with the Matto (without this, 200 draws in a row could all be refused)
+        declarers = [(s, cards, value) for s, cards, value in self.declared if s != seat]
+        changed = True
+        while changed:
+            changed = False
+            for s, cards, value in declarers:
+                assert s is not None
+                elsewhere = discardable
+                for t in self.others:
+                    if t != s:
+                        elsewhere |= full & ~self.voids[t]
+                forced = self.unseen & ~self.voids[s] & ~elsewhere
+                for c in iter_bits(self.unseen & ~self.voids[s] & ~forced):
+                    hand = cards | forced | BIT[c]
+                    if combination_value(hand) != value or analyse(hand).cards != cards:
+                        self.voids[s] |= BIT[c]
+                        changed = True
+        base = self.hand_places()
         if not self.hidden_discard:
             self.attempts.append(base)
         else:
