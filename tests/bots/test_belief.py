@@ -302,7 +302,7 @@ def test_ottocento_declarer_shows_exactly_the_declared_cards() -> None:
 
     rules = game("ottocento")
     state = rules.deal(9)
-    for code in "T10 MOOR1 DECLARE CU-K DECLARE CU-9 DECLARE CU-8 T14".split():
+    for code in ["T10", "MOOR1", "DECLARE", "CU-K", "DECLARE", "CU-9", "DECLARE", "CU-8", "T14"]:
         state = rules.apply(state, rules.parse_action(code))
     v = view(state, 3)
     known = belief(v)
