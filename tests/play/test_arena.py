@@ -45,3 +45,15 @@ def test_bad_arguments() -> None:
         run("piedicavallo", "random", "random", pairs=0)
     with pytest.raises(ValueError, match="unknown bot"):
         run("piedicavallo", "random", "genius", pairs=1)
+
+
+def test_an_adapter_bot_without_its_extra_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from tarocchi.bots import make_bot
+    from tarocchi.games import game
+
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # as if open_spiel were not installed
+    monkeypatch.delitem(sys.modules, "tarocchi.adapters.openspiel", raising=False)
+    with pytest.raises(ValueError, match=r"needs pyspiel: pip install 'tarocchi\[openspiel\]'"):
+        make_bot("openspiel-ismcts", game("piedicavallo"))

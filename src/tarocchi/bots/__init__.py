@@ -39,5 +39,10 @@ def make_bot(name: str, rules: TrickGame, seed: int = 0) -> Bot:
         known = ", ".join(dict.fromkeys([*BOTS, *LEVELS]))
         raise ValueError(f"unknown bot {name!r}; choose one of {known}") from None
     module, cls = target.split(":")
-    bot: Bot = getattr(importlib.import_module(module), cls)(rules, seed)
+    try:
+        found = importlib.import_module(module)
+    except ModuleNotFoundError as e:  # an adapter's framework is an optional extra
+        extra = module.rsplit(".", 1)[-1]
+        raise ValueError(f"bot {name!r} needs {e.name}: pip install 'tarocchi[{extra}]'") from e
+    bot: Bot = getattr(found, cls)(rules, seed)
     return bot
