@@ -253,6 +253,36 @@ def test_minchiate_samples_never_contradict_the_view() -> None:
     assert checked > 400
 
 
+def test_minchiate_preplay_samples_never_contradict_the_view() -> None:
+    """Before the first lead the discards and the Fola's cards are hidden too: each sample's
+    deck deals exactly its hands, robbed and taken cards; discards and the Fola rest are
+    zero-point cards other than T29; a zero-point face-up card of the cutter or the dealer
+    stays with its holder or in its discards; the view is the same."""
+    from tarocchi.games.minchiate import DISCARDABLE, SPECIAL
+
+    rules = game("minchiate")
+    rng = random.Random(12)
+    checked = 0
+    for state, seat in positions("minchiate", 40, 1):
+        if rules.phase_name(state) not in ("discard", "declare"):
+            continue
+        v = view(state, seat)
+        known = belief(v)
+        d = known.sample(rng)
+        assert view(d, seat) == v
+        info = d.info
+        start = rules.deal_from(info.deck, v.dealer, info.cut)
+        assert start.info == info
+        assert not (d.discards[0] | d.discards[1]) & ~DISCARDABLE
+        assert not info.fola_rest & SPECIAL
+        for s in (info.cutter, v.dealer):
+            loose = info.faceup[s] & DISCARDABLE
+            mine = d.hands[s] | d.discards[0 if s == info.cutter else 1]
+            assert loose & mine == loose
+        checked += 1
+    assert checked > 60
+
+
 def test_minchiate_king_rule_reveals_the_king() -> None:
     # rules §4 (spec test 5): in the first Cups trick, after a trump, a player who still
     # follows with another Cup does not hold CU-K

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -188,7 +189,7 @@ class TarocchiState(pyspiel.State):  # type: ignore[misc]
 
     def resample(self, player: int, rng: random.Random) -> TarocchiState:
         """Return a state with the deal resampled from the player's view by rng: the history
-        replayed on a sampled deal, the other seats' hidden discards the sampled ones."""
+        replayed on a sampled deal, the discards the sampled ones."""
         d = self.deal
         view = self.view(player)
         if view is None:  # nothing dealt: the chance outcomes so far are all there is
@@ -196,13 +197,13 @@ class TarocchiState(pyspiel.State):  # type: ignore[misc]
             for o in d.drawn:
                 out.apply_action(o)
             return out
-        known = belief(view)  # raises ValueError where the sampler has no model (below)
+        known = belief(view)
         if d.moves is None:
             return from_state(self.get_game(), known.sample(rng))
         key = infostate_text(view)
         for _ in range(RESAMPLE_TRIES):
             try:
-                out = self._replayed(player, known.sample(rng))
+                out = self._replayed(known.sample(rng))
             except IllegalAction:  # a deal that breaks the view's constraints (see above)
                 continue
             got = out.view(player)
@@ -210,22 +211,34 @@ class TarocchiState(pyspiel.State):  # type: ignore[misc]
                 return out
         raise pyspiel.SpielError(f"no deal the sampler drew explains seat {player}'s view")
 
-    def _replayed(self, player: int, sampled: Any) -> TarocchiState:
-        """Return the state of this history replayed on a sampled deal (as the player saw
-        it: the others' hidden discards are the sampled deal's)."""
+    def _replayed(self, sampled: Any) -> TarocchiState:
+        """Return the state of this history replayed on a sampled deal, its discards the
+        sampled deal's."""
         rules = self.rules
         out: TarocchiState = self.get_game().new_initial_state()
         for o in rules.outcomes_of(sampled):
             out.apply_action(o)
+        real = self.deal.state
+        shown = rules.public_events(real)
         moves = list(self.deal.moves or ())
         moves.reverse()
         while moves:
             seat, action = moves.pop()
             state = out.deal.state
             legal = rules.legal_mask(state)
-            if state.to_move == seat and seat != player and rules.phase_name(state) == "discard":
+            if state.to_move == seat and rules.phase_name(state) == "discard":
+                # the sampled deal's discards: the others' are hidden, and the Minchiate
+                # dealer's view does not tell its discards from the Fola cards it saw (both
+                # lie in the Fola), so its sampled ones may be another split of them
                 mask = rules.discards(sampled, seat) & legal
                 action = (mask & -mask).bit_length() - 1
+            elif (
+                state.to_move == seat and action >= rules.pack.size and action != rules.pass_action
+            ):
+                # a declaration: the one that shows what the real one showed (Minchiate
+                # names a versicola by its rank among the hand's, which the sampled hand
+                # may rank otherwise)
+                action = _showing(rules, state, shown)
             elif state.to_move != seat or not legal >> action & 1:
                 # the rules ask for a declaration only from a hand that has something to
                 # declare, so a sampled hand may be asked where the real one was not
@@ -234,7 +247,6 @@ class TarocchiState(pyspiel.State):  # type: ignore[misc]
                 moves.append((seat, action))
                 action = _pass(rules)
             out.apply_action(action)
-        real = self.deal.state
         while rules.phase_name(out.deal.state) != rules.phase_name(real) or (
             out.deal.state.to_move != real.to_move
         ):  # a declaration the real hand was not asked for, after the last move
@@ -259,6 +271,17 @@ def from_state(game_: pyspiel.Game, state: Any) -> TarocchiState:
     out: TarocchiState = game_.new_initial_state()
     out.deal = _Deal(game_.rules.outcomes_of(state), state, None)
     return out
+
+
+def _showing(rules: TrickGame, state: Any, shown: Sequence[Any]) -> int:
+    """Return the declaration open in state after which the public events still agree
+    with shown (IllegalAction if none: the sampled hand cannot make it)."""
+    for a in rules.legal_actions(state):
+        if a >= rules.pack.size and a != rules.pass_action:
+            events = rules.public_events(rules.apply(state, a))
+            if tuple(shown[: len(events)]) == tuple(events):
+                return a
+    raise IllegalAction("no declaration of this hand shows the declared cards")
 
 
 def _pass(rules: TrickGame) -> int:
@@ -394,16 +417,6 @@ class ISMCTSBot(Bot):
             self.game, NORMAL[rules.name].seconds, self.rng.randrange(1 << 31), 2.0 * scale
         )
         self.search.set_resampler(self._resample)
-        self._fallback: Bot | None = None
-
-    @property
-    def fallback(self) -> Bot:
-        """Return the heuristic bot that takes the decisions the sampler cannot model."""
-        if self._fallback is None:
-            from tarocchi.bots import make_bot
-
-            self._fallback = make_bot("heuristic", self.rules, self.rng.randrange(1 << 30))
-        return self._fallback
 
     def _resample(self, state: TarocchiState, player: int) -> TarocchiState:
         return state.resample(player, self.rng)
@@ -413,9 +426,5 @@ class ISMCTSBot(Bot):
         cards afresh at every simulation, so which one does not matter)."""
         if len(view.legal) == 1:
             return view.legal[0]
-        if view.phase != "play" and self.rules.name == "minchiate":
-            # our sampler models Minchiate deals from the first lead on; before it (the
-            # discards and declarations) our search also leaves the choice to the heuristic
-            return self.fallback.choose(view)
         root = from_state(self.game, belief(view).sample(self.rng))
         return int(self.search.step(root))

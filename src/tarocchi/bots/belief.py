@@ -17,13 +17,17 @@ the view. Each game's constraints live in its `Belief` subclass:
   the Matto; a declarer's hand at its first turn scored exactly the declared
   value (no card that would have added to it); a player asked to declare holds a
   combination;
-- Minchiate (rules §2-§5), from the first lead on: face-up (robbed, exposed,
-  taken) and declared cards stay with their holder, the Fola and the discards are
-  public, each declaration is a canonical versicola of the declarer's hand with
-  its Matto bonus (which places the Matto), and a player who kept a King back in
+- Minchiate (rules §2-§5): face-up (robbed, exposed, taken) and declared cards
+  stay with their holder, each declaration is a canonical versicola of the
+  declarer's hand with its Matto bonus (which places the Matto), a player asked
+  to declare holds an undeclared versicola, and a player who kept a King back in
   the first trick of its suit after a trump fell does not hold it (the King rule
-  would have forced it). The pre-play facts are rebuilt from the public events,
-  with a deck that deals the sampled hands (`deal_from` replays it exactly).
+  would have forced it). Before the first lead the Fola and the discards are
+  hidden: the cutter's and the dealer's discards so far are zero-point cards other
+  than T29, as is what stayed in the Fola (the dealer took every special card);
+  from the first lead on they are public. The pre-play facts are rebuilt from the
+  public events, with a deck that deals the sampled hands (`deal_from` replays it
+  exactly).
 
 The cards are dealt group by group, the most constrained first, each card to a
 place that allows it with chance proportional to the room left there; a Hall
@@ -465,17 +469,15 @@ class OttocentoBelief(Belief):
 
 
 class MinchiateBelief(Belief):
-    """Minchiate from the first lead on, once the Fola and the discards are public: the
-    hands, with the face-up and declared cards fixed (rules §2-§3), the King rule's
-    revelations (rules §4), and each declaration as the canonical versicola of the
-    declarer's hand, Matto bonus included (rules §3)."""
+    """Minchiate: the hands, with the face-up and declared cards fixed (rules §2-§3), the
+    King rule's revelations (rules §4), each declaration as the canonical versicola of the
+    declarer's hand, Matto bonus included (rules §3); before the first lead also the
+    hidden discards and the Fola's hidden cards (rules §2.4-§2.5)."""
 
     def __init__(self, view: View) -> None:
         from tarocchi.games import minchiate as mc
         from tarocchi.games.minchiate_combos import MATTO_SET, combo_base, combos
 
-        if view.phase not in ("play", "over"):
-            raise ValueError("Minchiate deals are sampled from the first lead on")
         super().__init__(view)
         self.mc = mc
         self.combos = combos
@@ -527,23 +529,55 @@ class MinchiateBelief(Belief):
                 found = combos(with_matto | BIT[c]) + combos(e.cards | BIT[c])
                 if not any(x.cards == e.cards for x in found):
                     self.voids[e.seat] |= BIT[c]
-        self.attempts.append(self.hand_places())
+        self.hidden = _HiddenPreplay(view, mc) if view.phase in ("discard", "declare") else None
+        if self.hidden is not None:
+            # a discarder's zero-point face-up cards are in its hand or its discards
+            h = self.hidden
+            self.unseen |= h.loose[h.cutter] | h.loose[h.dealer]
+            for t in range(4):
+                self.voids[t] |= (h.loose[h.cutter] | h.loose[h.dealer]) & ~h.loose[t]
+        hands = self.hand_places()
+        if self.hidden is None:
+            self.attempts.append(hands)
+        else:
+            h = self.hidden
+            self.attempts.append([*hands, *h.places(mc.DISCARDABLE)])
+            # rules §6.2: a hand left without zero-point cards discards T29 or its cheapest
+            self.attempts.append([*hands, *h.places(mc.DISCARDABLE, self.pack.full_mask)])
 
     def accept(self, dealt: list[int]) -> bool:
-        """Each declaration is a canonical versicola of the declarer's hand, with its value."""
-        return all(self._kind(dealt, s, cards, value) >= 0 for s, cards, value in self.declared)
+        """Each declaration is a canonical versicola of the declarer's hand, with its value;
+        a player now asked to declare holds a versicola it has not declared (rules §3)."""
+        if not all(self._kind(dealt, s, cards, value) >= 0 for s, cards, value in self.declared):
+            return False
+        v = self.view
+        p = v.to_move
+        if v.phase == "declare" and p is not None and p != self.seat:
+            return bool(self._asked(self.hands(dealt), p) & ~(1 << self.mc.DONE))
+        return True
+
+    def _asked(self, hands: tuple[int, int, int, int], p: int) -> int:
+        """Return the declaration actions open to p: its hand's, less the kinds declared."""
+        done = 0
+        for s, cards, value in self.declared:
+            if s == p:
+                done |= 1 << (self.mc.N_CARDS + self._kind_in(hands[p], s, cards, value))
+        return self.mc.declarable(hands[p]) & ~done
+
+    def _kind_in(self, hand: int, s: int, cards: int, value: int) -> int:
+        """Return the kind of a declaration in a hand holding it now, or -1 if the hand would
+        not have declared it: the rules declare a kind's first versicola in the hand."""
+        found = self.combos(hand | self.played[s] | cards)
+        for c in found:
+            if c.cards == cards and c.value == value:
+                first = next(x for x in found if x.kind == c.kind)
+                return c.kind if first is c else -1
+        return -1
 
     def _kind(self, dealt: list[int], s: int, cards: int, value: int) -> int:
         """Return the kind of a declaration in the declarer's sampled hand, or -1."""
-        hand = self.played[s] | cards | self.fixed[s]
-        if s == self.seat:
-            hand |= self.view.hand
-        else:
-            hand |= dealt[self.others.index(s)]
-        for c in self.combos(hand):
-            if c.cards == cards and c.value == value:
-                return c.kind
-        return -1
+        hand = self.fixed[s] | (self.view.hand if s == self.seat else dealt[self.others.index(s)])
+        return self._kind_in(hand, s, cards, value)
 
     def build(self, dealt: list[int]) -> Any:
         """Return the Minchiate State of a deal, with the pre-play facts rebuilt from the
@@ -552,12 +586,20 @@ class MinchiateBelief(Belief):
         hands = self.hands(dealt)
         p = v.to_move
         phase = mc.PHASE_NAMES.index(v.phase)
-        fallback = 0 if p is None else mc.play_mask(hands[p], v.trick, self.led)
+        if p is None:
+            fallback = 0
+        elif phase == mc.DISCARD:
+            fallback = mc.discard_mask(hands[p])
+        elif phase == mc.DECLARE:
+            fallback = self._asked(hands, p)
+        else:
+            fallback = mc.play_mask(hands[p], v.trick, self.led)
         declared = tuple(
             (s, self._kind(dealt, s, cards, value), cards, value)
             for s, cards, value in self.declared
         )
-        info, discards = _minchiate_info(v, hands, self.played)
+        hidden = None if self.hidden is None else self.hidden.split(dealt[3:])
+        info, discards = _minchiate_info(v, hands, self.played, hidden)
         return mc.State(
             hands,
             v.dealer,
@@ -595,11 +637,83 @@ def _in_text_order(cards: int, text: str, codes: Sequence[str]) -> tuple[int, ..
     return tuple(sorted(iter_bits(cards), key=place))
 
 
+class _HiddenPreplay:
+    """What a Minchiate view hides before the first lead besides the hands: the cutter's and
+    the dealer's discards so far and the Fola cards the dealer left in it, each a place
+    of the sample unless the seat knows it (rules §2.4-§2.5)."""
+
+    def __init__(self, view: View, mc: Any) -> None:
+        seat, dealer = view.seat, view.dealer
+        cutter = next(e.seat for e in view.events if e.kind == "cut" and e.seat is not None)
+        assert cutter is not None
+        faceup = [0, 0, 0, 0]
+        for e in view.events:
+            if e.kind in ("expose", "rob", "take") and e.seat is not None:
+                faceup[e.seat] |= e.cards
+        # rules §2.5: the cutter's and the dealer's face-up zero-point cards may have been
+        # discarded; the seat knows where its own are
+        self.loose = [0, 0, 0, 0]
+        for t in (cutter, dealer):
+            if t != seat:
+                self.loose[t] = faceup[t] & mc.DISCARDABLE
+        robbed = sum(popcount(e.cards) for e in view.events if e.kind == "rob" and e.seat == cutter)
+        got = sum(
+            popcount(e.cards)
+            for e in view.events
+            if e.seat == dealer and (e.kind == "take" or (e.kind == "rob" and e.seat != cutter))
+        )
+        stop = next((e.cards for e in view.events if e.kind == "fola" and e.seat == dealer), 0)
+        fola = next(e.value for e in view.events if e.kind == "fola" and e.seat is None)
+        self.seat, self.cutter, self.dealer, self.stop = seat, cutter, dealer, stop
+        sizes = view.hand_sizes
+        self.n_cut = mc.HAND_SIZE + robbed - sizes[cutter]  # the cutter's discards so far
+        self.n_deal = mc.HAND_SIZE + got - sizes[dealer]  # the dealer's
+        self.n_rest = fola - got - popcount(stop)  # the Fola's unseen cards
+        self.private = view.private
+        self.own_faceup = faceup[seat]
+        self.discardable = mc.DISCARDABLE
+
+    def places(self, discards: int, fallback: int = 0) -> list[tuple[int, int]]:
+        """Return the places the seat does not know: (cards allowed, how many)."""
+        out = []
+        cut, deal = self.loose[self.cutter], self.loose[self.dealer]
+        if self.seat != self.cutter:
+            out.append(((fallback or discards) & ~deal, self.n_cut))
+        if self.seat != self.dealer:
+            out.append(((fallback or discards) & ~cut, self.n_deal))
+            # the dealer took every special card
+            out.append((discards & ~cut & ~deal, self.n_rest))
+        return out
+
+    def split(self, dealt: Sequence[int]) -> tuple[int, int, int]:
+        """Return (cutter's discards, dealer's discards, Fola rest) of a sample: the places
+        drawn, the seat's own knowledge where it has it. The dealer's own private cards are
+        its discards and the Fola rest together; which were which cannot change the play
+        (both lie in the Fola, which never scores): the cards it received face up were
+        discarded (they never lay in the Fola rest), then its lowest others but the card
+        that stopped its robbing (which stayed in the Fola)."""
+        drawn = list(dealt)
+        cut = self.private if self.seat == self.cutter else drawn.pop(0)
+        if self.seat == self.dealer:
+            deal = self.private & self.own_faceup
+            others = bits(self.private & self.discardable & ~deal & ~self.stop)
+            deal |= sum(BIT[c] for c in others[: self.n_deal - popcount(deal)])
+            rest = self.private & ~deal
+        else:
+            deal = drawn.pop(0)
+            rest = drawn.pop(0) | self.stop
+        return cut, deal, rest
+
+
 def _minchiate_info(
-    v: View, hands: tuple[int, int, int, int], played: tuple[int, int, int, int]
+    v: View,
+    hands: tuple[int, int, int, int],
+    played: tuple[int, int, int, int],
+    hidden: tuple[int, int, int] | None = None,
 ) -> tuple[Any, tuple[int, int]]:
     """Return (DealInfo, discards) for a sampled Minchiate deal: the public pre-play facts
-    from the view's events, and a deck order that deals the sampled hands."""
+    from the view's events (before the first lead, hidden gives the sampled discards and
+    Fola rest), and a deck order that deals the sampled hands."""
     from tarocchi.games import minchiate as mc
 
     codes = v.rules.pack.codes
@@ -629,6 +743,9 @@ def _minchiate_info(
             discards[0 if e.seat == cutter else 1] = e.cards  # the reveal comes last
     if cutter == dealer:  # the dealer and cutter event kinds share names: tell them apart
         raise ValueError("the cutter is never the dealer")
+    if hidden is not None:  # before the first lead: the sampled discards and Fola rest
+        discards = [hidden[0], hidden[1]]
+        fola_all = hidden[0] | hidden[1] | hidden[2]
     robbed_mask = sum(BIT[c] for c in robbed)
     got = sum(BIT[c] for c in fola_robbed) | fola_taken
     dealt = [hands[s] | played[s] for s in range(4)]
