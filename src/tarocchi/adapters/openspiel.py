@@ -38,17 +38,19 @@ from tarocchi.adapters.observe import (
 )
 from tarocchi.bots.base import Bot
 from tarocchi.bots.belief import belief
-from tarocchi.bots.search import NORMAL
+from tarocchi.bots.search import NORMAL, kernel
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import IllegalAction, TrickGame
 from tarocchi.views import View
 
 # the largest margin a deal can end with, per game (OpenSpiel's utility bounds): all 114
-# card points in Piedicavallo (rules §4); bounds above any deal in the others
+# card points in Piedicavallo (rules §4); in Ottocento the 118 card points, the last trick's
+# 10 and three times the whole pack's combinations (846: captured, and declared by each
+# partner); in Minchiate far more resti than a deal's points allow (200 resti = 12,000)
+MAX_MARGIN = {"piedicavallo": 114.0, "ottocento": 2666.0, "minchiate": 200.0}
 # deals the belief sampler may draw for one resampling before giving up: it keeps a deal
-# that breaks a declaration's constraints when 200 draws in a row do (rare, Ottocento)
+# that breaks a declaration's constraints when 200 draws in a row do (rare)
 RESAMPLE_TRIES = 20
-MAX_MARGIN = {"piedicavallo": 114.0, "ottocento": 2000.0, "minchiate": 200.0}
 
 
 def short_name(name: str) -> str:
@@ -411,10 +413,13 @@ class ISMCTSBot(Bot):
     def __init__(self, rules: TrickGame, seed: int = 0) -> None:
         super().__init__(rules, seed)
         self.game = load(rules.name)
-        # returns in the game's unit: UCT's constant scaled to a typical margin
-        scale = MAX_MARGIN[rules.name] / 4
+        # returns come in the game's unit: UCT's constant is half the margin that our own
+        # kernels take as the usual range (114 points, 400 points, 6 resti)
+        k = kernel(rules.name)
+        assert k is not None  # every game has one
+        uct_c = 0.5 * k.SCALE
         self.search = TimedISMCTS(
-            self.game, NORMAL[rules.name].seconds, self.rng.randrange(1 << 31), 2.0 * scale
+            self.game, NORMAL[rules.name].seconds, self.rng.randrange(1 << 31), uct_c
         )
         self.search.set_resampler(self._resample)
 
