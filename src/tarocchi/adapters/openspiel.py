@@ -12,8 +12,9 @@ team's final margin in the game's unit (Minchiate: net resti).
 
 Information-state strings and observations come from the seat's view
 (`tarocchi.adapters.observe`). `resample_from_infostate` draws a deal from our
-belief sampler (`tarocchi.bots.belief`) and replays the history on it, the other
-seats' hidden discards taken from the sampled deal.
+belief sampler (`tarocchi.bots.belief`) and replays the history on it: the discards
+are the sampled deal's, each declaration the one that shows the same cards, and a
+declaration the rules ask of one hand and not of the other is passed or skipped.
 """
 
 from __future__ import annotations
