@@ -16,6 +16,11 @@ from tarocchi.games.base import IllegalAction
 NAMES = list(GAMES)
 
 
+# api_test's advice for other designs: our observations are the {"observation",
+# "action_mask"} dicts PettingZoo's own card games use, and our agents are the seats
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:We recommend agents to be named")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
 @pytest.mark.parametrize("name", NAMES)
 def test_pettingzoo_api_test(name: str) -> None:
     api_test(P.env(name), num_cycles=200)
