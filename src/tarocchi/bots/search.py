@@ -110,8 +110,8 @@ NORMAL = {
 # +0.16 points per deal over 500 Piedicavallo pairs, 95% CI -0.54..+0.86). It draws three
 # times the deals it searches and resamples them by how well they explain the plays so far
 # (`tarocchi.bots.likelihood`). Against normal in Piedicavallo (seeds from 0; "M [lo, hi]"
-# is the mean margin per deal and its 95% CI): this level +0.77 [-0.38, +1.91] over 260
-# pairs, not yet shown better; inference alone with 1,000 deals +1.68 [-0.98, +4.34] over
+# is the mean margin per deal and its 95% CI): this level +0.68 [-0.12, +1.47] over 500
+# pairs, not shown better; inference alone with 1,000 deals +1.68 [-0.98, +4.34] over
 # 47. Screened and left out: counting playout players (the `counting` setting) alone
 # +1.35 [-0.97, +3.67] over 52 pairs, with the inference -0.54 [-1.91, +0.84] over 164
 # (the inference alone, on the same seeds, led that by +2.1 +- 2.5). At most 500 deals a
