@@ -657,10 +657,9 @@ class _HiddenPreplay:
             if t != seat:
                 self.loose[t] = faceup[t] & mc.DISCARDABLE
         robbed = sum(popcount(e.cards) for e in view.events if e.kind == "rob" and e.seat == cutter)
+        # what the dealer robbed from the Fola and then had to take (the cutter never deals)
         got = sum(
-            popcount(e.cards)
-            for e in view.events
-            if e.seat == dealer and (e.kind == "take" or (e.kind == "rob" and e.seat != cutter))
+            popcount(e.cards) for e in view.events if e.seat == dealer and e.kind in ("rob", "take")
         )
         stop = next((e.cards for e in view.events if e.kind == "fola" and e.seat == dealer), 0)
         fola = next(e.value for e in view.events if e.kind == "fola" and e.seat is None)
