@@ -21,7 +21,7 @@ NAMES = list(GAMES)
 def dealt(name: str, seed: int) -> A.TarocchiState:
     """Return the pyspiel state of our seeded deal, after its chance events."""
     state = A.load(name).new_initial_state()
-    for o in A.outcomes(game(name), seed):
+    for o in game(name).chance_outcomes(seed):
         state.apply_action(o)
     return state
 
@@ -62,7 +62,7 @@ def test_chance_outcomes_are_our_seeded_deal(name: str) -> None:
     rules = game(name)
     for seed in (0, 1, 99):
         state = A.load(name).new_initial_state()
-        for o in A.outcomes(rules, seed):
+        for o in rules.chance_outcomes(seed):
             assert state.is_chance_node()
             options = dict(state.chance_outcomes())
             assert o in options and sum(options.values()) == pytest.approx(1.0)

@@ -33,7 +33,12 @@ def action_count(rules: TrickGame) -> int:
 
 def observation_size(rules: TrickGame) -> int:
     """Return the length of a game's observation vector."""
-    return 4 + len(PHASES) + 4 * SEAT_PLANES + CARD_PLANES * rules.pack.size
+    return _length(rules.pack.size)
+
+
+def _length(size: int) -> int:
+    """Return the length of the observation vector over a pack of this size."""
+    return 4 + len(PHASES) + 4 * SEAT_PLANES + CARD_PLANES * size
 
 
 def observation(view: View) -> np.ndarray:
@@ -68,7 +73,7 @@ def dealing_observation(rules: TrickGame, seat: int) -> np.ndarray:
 
 def _blank(size: int, seat: int, phase: str) -> np.ndarray:
     """Return a zero vector with the seat's and the phase's one-hot planes set."""
-    out = np.zeros(4 + len(PHASES) + 4 * SEAT_PLANES + CARD_PLANES * size, np.float32)
+    out = np.zeros(_length(size), np.float32)
     out[seat] = 1
     out[4 + PHASES.index(phase)] = 1
     return out

@@ -6,7 +6,7 @@ and `..._minchiate` with pyspiel: sequential, imperfect-information, zero-sum
 4-player games with explicit chance for the deal. The deal is drawn one uniform
 chance outcome at a time, exactly the outcomes our engine draws from a seed
 (`TrickGame.chance_outcomes`: the dealer, Minchiate's cut, the deck top first),
-so `outcomes(game, seed)` replays our seeded deal. Players are our seats (0 South,
+so applying `rules.chance_outcomes(seed)` replays our seeded deal. Players are our seats (0 South,
 1 East, 2 North, 3 West); actions are our action ids. Each player's return is its
 team's final margin in the game's unit (Minchiate: net resti).
 
@@ -62,11 +62,6 @@ def short_name(name: str) -> str:
 def load(name: str) -> pyspiel.Game:
     """Return the pyspiel game of one of our games ("piedicavallo", ...)."""
     return pyspiel.load_game(short_name(game(name).name))
-
-
-def outcomes(rules: TrickGame, seed: int) -> tuple[int, ...]:
-    """Return the chance actions that deal our engine's deal of this seed."""
-    return rules.chance_outcomes(seed)
 
 
 class _Deal:

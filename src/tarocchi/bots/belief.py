@@ -530,20 +530,19 @@ class MinchiateBelief(Belief):
                 if not any(x.cards == e.cards for x in found):
                     self.voids[e.seat] |= BIT[c]
         self.hidden = _HiddenPreplay(view, mc) if view.phase in ("discard", "declare") else None
-        if self.hidden is not None:
-            # a discarder's zero-point face-up cards are in its hand or its discards
-            h = self.hidden
-            self.unseen |= h.loose[h.cutter] | h.loose[h.dealer]
-            for t in range(4):
-                self.voids[t] |= (h.loose[h.cutter] | h.loose[h.dealer]) & ~h.loose[t]
-        hands = self.hand_places()
-        if self.hidden is None:
-            self.attempts.append(hands)
+        h = self.hidden
+        if h is None:
+            self.attempts.append(self.hand_places())
         else:
-            h = self.hidden
-            self.attempts.append([*hands, *h.places(mc.DISCARDABLE)])
+            # a discarder's zero-point face-up cards are in its hand or its discards
+            loose = h.loose[h.cutter] | h.loose[h.dealer]
+            self.unseen |= loose
+            for t in range(4):
+                self.voids[t] |= loose & ~h.loose[t]
+            hands = self.hand_places()
+            self.attempts.append([*hands, *h.places()])
             # rules §6.2: a hand left without zero-point cards discards T29 or its cheapest
-            self.attempts.append([*hands, *h.places(mc.DISCARDABLE, self.pack.full_mask)])
+            self.attempts.append([*hands, *h.places(self.pack.full_mask)])
 
     def accept(self, dealt: list[int]) -> bool:
         """Each declaration is a canonical versicola of the declarer's hand, with its value;
@@ -672,16 +671,19 @@ class _HiddenPreplay:
         self.own_faceup = faceup[seat]
         self.discardable = mc.DISCARDABLE
 
-    def places(self, discards: int, fallback: int = 0) -> list[tuple[int, int]]:
-        """Return the places the seat does not know: (cards allowed, how many)."""
+    def places(self, discards: int = 0) -> list[tuple[int, int]]:
+        """Return the places the seat does not know: (cards allowed, how many); discards:
+        the cards a discard may hold (default: the zero-point cards other than T29)."""
         out = []
+        zero = self.discardable
+        discards = discards or zero
         cut, deal = self.loose[self.cutter], self.loose[self.dealer]
         if self.seat != self.cutter:
-            out.append(((fallback or discards) & ~deal, self.n_cut))
+            out.append((discards & ~deal, self.n_cut))
         if self.seat != self.dealer:
-            out.append(((fallback or discards) & ~cut, self.n_deal))
+            out.append((discards & ~cut, self.n_deal))
             # the dealer took every special card
-            out.append((discards & ~cut & ~deal, self.n_rest))
+            out.append((zero & ~cut & ~deal, self.n_rest))
         return out
 
     def split(self, dealt: Sequence[int]) -> tuple[int, int, int]:

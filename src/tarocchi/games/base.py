@@ -195,6 +195,9 @@ class TrickGame:
     title: ClassVar[str]
     pack: ClassVar[Pack]
     extra_actions: ClassVar[tuple[str, ...]] = ()  # codes of action ids len(pack), len(pack)+1...
+    # the action that declares nothing, which the rules take for a seat with nothing to
+    # declare without asking it (so a history replayed on another deal may gain or lose it)
+    pass_action: ClassVar[int | None] = None
 
     # -- text codes ---------------------------------------------------------------
     def card_code(self, card: int) -> str:
@@ -229,9 +232,6 @@ class TrickGame:
     # -- the deal as chance outcomes ---------------------------------------------------
     # A deal is a sequence of uniform chance outcomes: the dealer (0-3), then (games with
     # a cut) the cards the cutter lifts, then the deck, top card first.
-    # the action that declares nothing, which the rules take for a seat with nothing to
-    # declare without asking it (so a history replayed on another deal may gain or lose it)
-    pass_action: ClassVar[int | None] = None
     cut_range: ClassVar[range | None] = None  # the cuts a game allows (None: no cut)
     deal_slots: ClassVar[tuple[int, ...]] = ()  # deck position -> seat, counted from the dealer
 
@@ -264,10 +264,7 @@ class TrickGame:
     def outcomes_of(self, state: Any) -> tuple[int, ...]:
         """Return chance outcomes that deal exactly the hands of this state's deal (a state
         built from a sampled deal; the inverse of `deal_outcomes`)."""
-        hands = [state.hands[s] | self.discards(state, s) for s in range(4)]
-        for trick in (*state.tricks, state.trick):
-            for seat, card in trick:
-                hands[seat] |= 1 << card
+        hands = self.dealt_hands(state)
         return (state.dealer, *deck_by_slots(hands, state.dealer, self.deal_slots))
 
     def start(self, hands: tuple[int, int, int, int], dealer: int) -> Any:
@@ -307,8 +304,12 @@ class TrickGame:
         return (0, 0, 0, 0)
 
     def dealt_hands(self, state: Any) -> tuple[int, ...]:
-        """Return the hands as dealt, for records (state is the state `deal` returned)."""
-        return tuple(state.hands)
+        """Return the hands as dealt: each seat's hand now, its discards and its plays."""
+        hands = [state.hands[s] | self.discards(state, s) for s in range(4)]
+        for trick in (*state.tricks, state.trick):
+            for seat, card in trick:
+                hands[seat] |= 1 << card
+        return tuple(hands)
 
     def deal_fields(self, state: Any) -> dict[str, Any]:
         """Return further public facts of the deal for records (Minchiate: cut, Fola...)."""
@@ -324,8 +325,8 @@ class TrickGame:
         return ns, ew
 
     def private_cards(self, state: Any, seat: int) -> int:
-        """Return cards outside seat's hand that seat alone knows (e.g. the dealer's discard)."""
-        return 0
+        """Return cards outside seat's hand that seat alone knows: its own discards."""
+        return self.discards(state, seat)
 
     def phase_name(self, state: Any) -> str:
         """Return the name of the current phase ("discard", "play", "over"...)."""

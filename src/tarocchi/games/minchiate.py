@@ -391,14 +391,9 @@ class Minchiate(TrickGame):
 
     def discards(self, state: State, seat: int) -> int:
         """Return the cutter's or the dealer's discard (rules §2.5)."""
-        info = state.info
-        return (
-            state.discards[0]
-            if seat == info.cutter
-            else state.discards[1]
-            if seat == state.dealer
-            else 0
-        )
+        if seat == state.info.cutter:
+            return state.discards[0]
+        return state.discards[1] if seat == state.dealer else 0
 
     def deal_from(self, deck: Sequence[int], dealer: int, cut: int) -> State:
         """Run the pre-play sequence from an explicit deck (top first), dealer and cut (the

@@ -511,10 +511,6 @@ class Ottocento(TrickGame):
             shown[s] = cards & state.hands[s]
         return shown[0], shown[1], shown[2], shown[3]
 
-    def private_cards(self, state: State, seat: int) -> int:
-        """The dealer alone knows the discard."""
-        return self.discards(state, seat)
-
     def discards(self, state: State, seat: int) -> int:
         """Return the dealer's discard (rules §2), hidden from the others."""
         return state.discard if seat == state.dealer else 0

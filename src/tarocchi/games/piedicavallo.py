@@ -330,10 +330,6 @@ class Piedicavallo(TrickGame):
         text = nmsg("discarded %(n)d trump", "discarded %(n)d trumps", n)
         return (Event("announce", state.dealer, 0, n, text),)
 
-    def private_cards(self, state: State, seat: int) -> int:
-        """The dealer alone knows the discard."""
-        return self.discards(state, seat)
-
     def discards(self, state: State, seat: int) -> int:
         """Return the dealer's discard (rules §2), hidden from the others."""
         return state.discard if seat == state.dealer else 0
