@@ -298,6 +298,10 @@ class Belief:
         """Return the rules' State of a deal."""
         raise NotImplementedError
 
+    def discard(self, dealt: list[int]) -> int:
+        """Return the dealer's discard in a deal, where a game's playout players need it."""
+        return 0
+
 
 class PiedicavalloBelief(Belief):
     """Piedicavallo: the hands and, for all but the dealer, the dealer's discard (rules §2)."""
@@ -344,7 +348,7 @@ class PiedicavalloBelief(Belief):
         """Return the Piedicavallo State of a deal."""
         pc, v = self.pc, self.view
         hands = self.hands(dealt)
-        discard = dealt[3] | dealt[4] if self.hidden_discard else v.private
+        discard = self.discard(dealt)
         p = v.to_move
         legal = self.legal(hands, 0 if p is None else pc.play_mask(hands[p], v.trick))
         phase = pc.PHASE_NAMES.index(v.phase)
@@ -361,6 +365,10 @@ class PiedicavalloBelief(Belief):
             discard,
             legal,
         )
+
+    def discard(self, dealt: list[int]) -> int:
+        """Return the dealer's discard: sampled, unless this seat is the dealer."""
+        return dealt[3] | dealt[4] if self.hidden_discard else self.view.private
 
 
 class OttocentoBelief(Belief):

@@ -9,7 +9,9 @@ proves it on many seeded deals (same legal cards at every step, same result).
 The playout players are the greedy players of `tarocchi.bots.kernel_common`:
 they load points on a trick their partner surely wins, win a trick as cheaply
 as they safely can, else duck their least useful card, and lead a sure winner
-when they hold one.
+when they hold one; or the heuristic bot's judgement compiled
+(`tarocchi.bots.heuristic.compiled_piedicavallo`), each player judging from what
+its seat may know of the sampled deal.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import random
 from typing import NamedTuple
 
 from tarocchi.bots import compiled
+from tarocchi.bots.heuristic.compiled_piedicavallo import Outcome as HeuristicOutcome
+from tarocchi.bots.heuristic.compiled_piedicavallo import Players
 from tarocchi.bots.kernel_common import Policy, beat_table, random_card
 from tarocchi.cards import iter_bits, popcount
 from tarocchi.games.base import Result
@@ -60,6 +64,7 @@ class Pos(NamedTuple):
     trick: tuple[int, ...]  # the cards of the current trick, in play order
     points: tuple[int, int]  # card points each team holds (the discard with the dealer's)
     won: tuple[int, int]  # tricks each team has won
+    discard: int = 0  # the dealer's discard (the heuristic players' dealer knows it)
 
 
 def from_state(state: State) -> Pos:
@@ -72,7 +77,8 @@ def from_state(state: State) -> Pos:
     for w in state.winners:
         won[w & 1] += 1
     p = -1 if state.to_move is None else state.to_move
-    return Pos(state.hands, p, tuple(c for _, c in state.trick), (pts[0], pts[1]), (won[0], won[1]))
+    trick = tuple(c for _, c in state.trick)
+    return Pos(state.hands, p, trick, (pts[0], pts[1]), (won[0], won[1]), state.discard)
 
 
 def setup_lines(view: View) -> list[tuple[int, ...]]:
@@ -130,14 +136,14 @@ def legal(pos: Pos) -> int:
 
 def play(pos: Pos, card: int) -> Pos:
     """Return the position after the player to move plays card (assumed legal)."""
-    hands, p, trick, points, won = pos
+    hands, p, trick, points, won, discard = pos
     bit = 1 << card
     h = list(hands)
     h[p] ^= bit
     new_hands = (h[0], h[1], h[2], h[3])
     trick = (*trick, card)
     if len(trick) < 4:
-        return Pos(new_hands, (p + 1) & 3, trick, points, won)
+        return Pos(new_hands, (p + 1) & 3, trick, points, won, discard)
     first = (p + 1) & 3  # the leader: p played fourth
     winner, gained, matto_team = _resolve(trick, first)
     pts = [points[0], points[1]]
@@ -147,7 +153,7 @@ def play(pos: Pos, card: int) -> Pos:
     w = [won[0], won[1]]
     w[winner & 1] += 1
     done = w[0] + w[1] == TRICKS
-    return Pos(new_hands, -1 if done else winner, (), (pts[0], pts[1]), (w[0], w[1]))
+    return Pos(new_hands, -1 if done else winner, (), (pts[0], pts[1]), (w[0], w[1]), discard)
 
 
 def _resolve(trick: tuple[int, ...], first: int) -> tuple[int, int, int]:
@@ -256,17 +262,30 @@ def playout(
 
 
 def seeded_playout(
-    pos: Pos, seed: int, eps: float = 0.0, policy: Policy = POLICY, moves: list[int] | None = None
+    pos: Pos,
+    seed: int,
+    eps: float = 0.0,
+    policy: Policy | Players = POLICY,
+    moves: list[int] | None = None,
 ) -> tuple[int, int]:
     """Play the deal to its end as `playout` does, compiled (`tarocchi.bots.compiled`): the
-    same players, with random moves (chance eps) fixed by the seed; return the final (NS,
-    EW) totals. The cards played are appended to moves if given."""
+    same players, with random moves (chance eps) fixed by the seed; or, given heuristic
+    `Players`, with the compiled heuristic players (who make no random moves). Return the
+    final (NS, EW) totals; the cards played are appended to moves if given."""
     if pos.to_move < 0:
         return totals(pos)
-    out = compiled.playout(
-        COMPILED, policy is POLICY, pos.hands, pos.to_move, pos.trick, pos.won, eps, seed,
-        moves is not None,
-    )  # fmt: skip
+    record = moves is not None
+    if isinstance(policy, Players):
+        if eps:
+            raise ValueError("the heuristic players make no random moves (eps must be 0)")
+        out: compiled.Outcome | HeuristicOutcome = policy.playout(
+            pos.hands, pos.to_move, pos.trick, pos.won, pos.discard, record
+        )
+    else:
+        out = compiled.playout(
+            COMPILED, policy is POLICY, pos.hands, pos.to_move, pos.trick, pos.won, eps, seed,
+            record,
+        )  # fmt: skip
     if moves is not None:
         moves.extend(out.moves)
     pts = [pos.points[t] + PACK.points_of(out.piles[t]) for t in (0, 1)]
@@ -278,6 +297,11 @@ def seeded_playout(
     if out.won[1] == 0:
         return TOTAL, 0
     return pts[0], pts[1]
+
+
+def heuristic_players(view: View) -> Players:
+    """Return the compiled heuristic players who know what the view's history shows."""
+    return Players(view)
 
 
 __all__ = ["Pos", "from_state", "legal", "play", "play_mask", "playout", "totals"]

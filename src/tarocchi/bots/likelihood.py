@@ -45,14 +45,17 @@ MISS = 0.5
 
 
 class Replay:
-    """The plays of a view's history, ready to be replayed on sampled deals."""
+    """The plays of a view's history, ready to be replayed on sampled deals: by the kernel's
+    counting players, or by players who know how to replay themselves (the compiled
+    heuristic players, `heuristic.compiled_piedicavallo.Players`)."""
 
-    __slots__ = ("cards", "kernel", "played", "seat", "seats")
+    __slots__ = ("cards", "kernel", "played", "players", "seat", "seats")
 
-    def __init__(self, view: View, kernel: ModuleType) -> None:
+    def __init__(self, view: View, kernel: ModuleType, players: Any = None) -> None:
         plays = [(s, c) for trick in (*view.tricks, view.trick) for s, c in trick]
         self.seat = view.seat
         self.kernel = kernel  # its `replay` and `COMPILED` tables
+        self.players = players if hasattr(players, "replay") else None
         self.seats = np.array([s for s, _ in plays], dtype=np.int64)
         self.cards = np.array([c for _, c in plays], dtype=np.int64)
         played = [0, 0, 0, 0]
@@ -63,21 +66,24 @@ class Replay:
     def __len__(self) -> int:
         return len(self.cards)
 
-    def counts(self, hands: tuple[int, int, int, int]) -> tuple[int, int]:
+    def counts(self, hands: tuple[int, int, int, int], discard: int = 0) -> tuple[int, int]:
         """Return the other seats' past plays the players would have made differently on a
-        deal with these hands now: (with a near-equivalent card, with any other)."""
+        deal with these hands now (and this dealer's discard): (with a near-equivalent
+        card, with any other)."""
+        if self.players is not None:
+            counts: tuple[int, int] = self.players.replay(hands, discard)
+            return counts
         p = self.played
         before = (hands[0] | p[0], hands[1] | p[1], hands[2] | p[2], hands[3] | p[3])
         k = self.kernel
-        counts: tuple[int, int] = k.replay(
-            k.COMPILED, False, before, self.seats, self.cards, self.seat
-        )
+        counts = k.replay(k.COMPILED, False, before, self.seats, self.cards, self.seat)
         return counts
 
-    def weight(self, hands: tuple[int, int, int, int]) -> float:
+    def weight(self, hands: tuple[int, int, int, int], discard: int = 0) -> float:
         """Return a deal's weight (1: every play as the players would have made it)."""
-        near, miss = self.counts(hands)
-        return float(NEAR**near * MISS**miss)
+        near, miss = self.counts(hands, discard)
+        f_near, f_miss = getattr(self.players, "FACTORS", (NEAR, MISS))
+        return float(f_near**near * f_miss**miss)
 
 
 class Resampler:
