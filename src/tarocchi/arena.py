@@ -8,6 +8,7 @@ interval is taken over the pairs (the two deals of a seed are not independent).
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
 from collections.abc import Iterator
@@ -108,17 +109,44 @@ def mean_ci(values: list[float]) -> tuple[float, float, float]:
 
 
 def iter_pairs(
-    game: str, a: str, b: str, pairs: int, seed: int, jobs: int, save_dir: Path | None
+    game: str,
+    a: str,
+    b: str,
+    seeds: list[int],
+    jobs: int,
+    save_dir: Path | None,
 ) -> Iterator[list[dict[str, Any]]]:
-    """Yield the two deal summaries of each seed, in seed order."""
+    """Yield the two deal summaries of each seed, in the order given."""
     if save_dir is not None:
         save_dir.mkdir(parents=True, exist_ok=True)
-    tasks = [Task(game, a, b, seed + i, str(save_dir) if save_dir else None) for i in range(pairs)]
+    tasks = [Task(game, a, b, s, str(save_dir) if save_dir else None) for s in seeds]
     if jobs <= 1:
         yield from map(play_pair, tasks)
         return
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        yield from pool.imap(play_pair, tasks, chunksize=max(1, pairs // (jobs * 8)))
+        yield from pool.imap(play_pair, tasks, chunksize=max(1, len(tasks) // (jobs * 8)))
+
+
+def read_log(path: Path, game: str, a: str, b: str) -> dict[int, list[dict[str, Any]]]:
+    """Return the pairs already played in an arena log, by seed (none if it does not exist).
+
+    A log holds one JSON object per line: the game, both bots and the pair's two deal
+    summaries. A line of another match, or one that is not such an object, is an error."""
+    if not path.exists():
+        return {}
+    out: dict[int, list[dict[str, Any]]] = {}
+    for n, line in enumerate(path.read_text().splitlines(), start=1):
+        try:
+            entry = json.loads(line)
+            deals = entry["deals"]
+            seed = deals[0]["seed"]
+            ok = (entry["game"], entry["a"], entry["b"]) == (game, a, b) and len(deals) == 2
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise ValueError(f"{path}, line {n}: not an arena log entry") from None
+        if not ok:
+            raise ValueError(f"{path}, line {n}: a pair of another match than {game} {a} vs {b}")
+        out[seed] = deals
+    return out
 
 
 def run(
@@ -129,11 +157,23 @@ def run(
     seed: int = 0,
     jobs: int = 1,
     save_dir: Path | None = None,
+    log: Path | None = None,
 ) -> dict[str, Any]:
-    """Run a duplicate match and return its summary (DESIGN.md's arena JSON)."""
+    """Run a duplicate match and return its summary (DESIGN.md's arena JSON). With a log,
+    each pair is appended to it as it ends, and seeds already there are not played again,
+    so a long match can be stopped and resumed, or split among processes by seed ranges."""
     if pairs < 1:
         raise ValueError("--pairs must be at least 1")
-    deals = [d for pair in iter_pairs(game, a, b, pairs, seed, jobs, save_dir) for d in pair]
+    seeds = list(range(seed, seed + pairs))
+    done = read_log(log, game, a, b) if log is not None else {}
+    played = {}
+    todo = [s for s in seeds if s not in done]
+    for pair in iter_pairs(game, a, b, todo, jobs, save_dir):
+        played[pair[0]["seed"]] = pair
+        if log is not None:
+            with log.open("a") as f:
+                f.write(json.dumps({"game": game, "a": a, "b": b, "deals": pair}) + "\n")
+    deals = [d for s in seeds for d in (done.get(s) or played[s])]
     pair_means = [(margin(deals[i]) + margin(deals[i + 1])) / 2 for i in range(0, len(deals), 2)]
     mean, low, high = mean_ci(pair_means)
     wins = sum(1 for d in deals if margin(d) > 0)

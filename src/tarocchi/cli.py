@@ -47,6 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--jobs", type=int, default=1, help="worker processes")
     arena.add_argument("--json", action="store_true", help="print the full JSON summary")
     arena.add_argument("--save", type=Path, default=None, help="write one record per deal here")
+    arena.add_argument(
+        "--log", type=Path, default=None,
+        help="append each pair to this file, skipping seeds already in it (resumable)",
+    )  # fmt: skip
 
     bench = sub.add_parser("bench", help="engine and AI speed")
     bench.add_argument("game", choices=sorted(GAMES))
@@ -89,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             summary = run_arena(
-                args.game, args.a, args.b, args.pairs, args.seed, args.jobs, args.save
+                args.game, args.a, args.b, args.pairs, args.seed, args.jobs, args.save, args.log
             )
         except ValueError as e:
             print(f"tarocchi arena: {e}", file=sys.stderr)

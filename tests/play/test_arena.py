@@ -57,3 +57,21 @@ def test_an_adapter_bot_without_its_extra_names_the_extra(monkeypatch: pytest.Mo
     monkeypatch.delitem(sys.modules, "tarocchi.adapters.openspiel", raising=False)
     with pytest.raises(ValueError, match=r"needs pyspiel: pip install 'tarocchi\[openspiel\]'"):
         make_bot("openspiel-ismcts", game("piedicavallo"))
+
+
+def test_a_log_resumes_a_match_and_refuses_another(tmp_path: Path) -> None:
+    log = tmp_path / "match.jsonl"
+    first = run("piedicavallo", "random", "heuristic", pairs=2, seed=3, log=log)
+    assert len(log.read_text().splitlines()) == 2
+    # the longer run plays only the seeds the log lacks and sums up every pair
+    whole = run("piedicavallo", "random", "heuristic", pairs=4, seed=3, log=log)
+    assert len(log.read_text().splitlines()) == 4
+    assert whole["deals"][:4] == first["deals"]
+    assert whole["deals"] == run("piedicavallo", "random", "heuristic", pairs=4, seed=3)["deals"]
+    with pytest.raises(ValueError, match="another match"):
+        run("piedicavallo", "heuristic", "random", pairs=1, seed=3, log=log)
+    before = log.read_text()
+    log.write_text(before + "{not json\n")
+    with pytest.raises(ValueError, match="line 5: not an arena log entry"):
+        run("piedicavallo", "random", "heuristic", pairs=5, seed=3, log=log)
+    assert log.read_text() == before + "{not json\n"  # nothing played, nothing appended

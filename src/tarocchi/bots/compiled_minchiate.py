@@ -292,6 +292,34 @@ def _lay(
 
 
 @njit(cache=True)
+def _take(
+    t: Tables, state: np.ndarray, top_seat: int, led: int, down: np.ndarray, played: np.ndarray
+) -> None:
+    """End a trick: its winner's team takes the cards down (the Matto is already with its
+    team) and scores at once the counting cards its opponents played (rules §5), through
+    the resti ledger; state (as `_playout`'s) counts the trick, its led suit, its winner."""
+    team = top_seat & 1
+    state[2 * team] |= down[0] | down[2]
+    state[2 * team + 1] |= down[1] | down[3]
+    gained = played[1 - team]
+    if gained:
+        diff = state[8] + (gained if team == 0 else -gained)
+        if diff >= RESTO:
+            state[9] += diff // RESTO
+            diff %= RESTO
+        elif diff <= -RESTO:
+            state[10] += (-diff) // RESTO
+            diff = -((-diff) % RESTO)
+        state[8] = diff
+    state[4 + team] += 1
+    if led == 4:
+        state[7] |= t.group_mask[4]
+    else:
+        state[6] |= t.group_mask[led]
+    state[11] = top_seat
+
+
+@njit(cache=True)
 def _playout(
     t: Tables,
     seeing: bool,
@@ -308,11 +336,7 @@ def _playout(
     EW), the suits led in finished tricks (low, high), the ledger (difference, NS resti,
     EW resti) and the last trick's winner. The cards played go to moves, then -1."""
     rng = np.uint64(seed)
-    piles = state[0:4].copy()
-    won0, won1 = state[4], state[5]
-    led_lo, led_hi = state[6], state[7]
-    diff, rns, rew = state[8], state[9], state[10]
-    last = state[11]
+    piles = state[0:4]  # a view: _lay and _take keep the piles in state
     # per trick: the winning card and its seat, the led group, whether a trump fell, the
     # cards down by team (the Matto apart) and the counting points each team played
     top, top_seat, led, trumped, n = -1, -1, -1, False, 0
@@ -331,7 +355,7 @@ def _playout(
     k = 0
     while left:
         lo, hi = hands[p, 0], hands[p, 1]
-        l_lo, l_hi = _legal(t, lo, hi, led, trumped, led_lo)
+        l_lo, l_hi = _legal(t, lo, hi, led, trumped, state[6])
         count = _count(l_lo) + _count(l_hi)
         if count == 1:
             card = _lowest(l_lo, l_hi)
@@ -366,35 +390,12 @@ def _playout(
             n += 1
             p = (p + 1) & 3
             continue
-        team = top_seat & 1
-        piles[2 * team] |= down[0] | down[2]
-        piles[2 * team + 1] |= down[1] | down[3]
-        gained = played[1 - team]
-        if gained:
-            # rules §5: the winners score at once the counting cards of their opponents
-            diff += gained if team == 0 else -gained
-            if diff >= RESTO:
-                rns += diff // RESTO
-                diff %= RESTO
-            elif diff <= -RESTO:
-                rew += (-diff) // RESTO
-                diff = -((-diff) % RESTO)
-        if team == 0:
-            won0 += 1
-        else:
-            won1 += 1
-        if led == 4:
-            led_hi |= t.group_mask[4]
-        else:
-            led_lo |= t.group_mask[led]
-        last = p = top_seat
+        _take(t, state, top_seat, led, down, played)
+        p = top_seat
         top, top_seat, led, trumped, n = -1, -1, -1, False, 0
         down[:] = 0
         played[:] = 0
     moves[k] = -1
-    state[0:4] = piles
-    state[4], state[5], state[6], state[7] = won0, won1, led_lo, led_hi
-    state[8], state[9], state[10], state[11] = diff, rns, rew, last
 
 
 _MOVES = np.empty(128, dtype=np.int64)  # the cards of the latest playout (one per process)

@@ -19,6 +19,8 @@ import random
 from typing import NamedTuple
 
 from tarocchi.bots import compiled_minchiate
+from tarocchi.bots.heuristic.compiled_minchiate import Outcome as HeuristicOutcome
+from tarocchi.bots.heuristic.compiled_minchiate import Players
 from tarocchi.bots.kernel_common import Policy, beat_table, random_card
 from tarocchi.cards import BIT, popcount
 from tarocchi.games.base import Result
@@ -336,21 +338,37 @@ def playout(
 
 
 def seeded_playout(
-    pos: Pos, seed: int, eps: float = 0.0, policy: Policy = POLICY, moves: list[int] | None = None
+    pos: Pos,
+    seed: int,
+    eps: float = 0.0,
+    policy: Policy | Players = POLICY,
+    moves: list[int] | None = None,
 ) -> tuple[float, float]:
     """Play the deal to its end as `playout` does, compiled (`compiled_minchiate`): the same
-    players, with random moves (chance eps) fixed by the seed; return each team's value.
-    The cards played are appended to moves if given."""
+    players, with random moves (chance eps) fixed by the seed; or, given heuristic
+    `Players`, with the compiled heuristic players (who make no random moves). Return each
+    team's value; the cards played are appended to moves if given."""
     if pos.to_move < 0:
         return value(pos)
-    out = compiled_minchiate.playout(
-        COMPILED, policy is POLICY, pos.hands, pos.to_move, pos.trick, pos.piles, pos.won,
-        pos.led, pos.ledger, pos.last, eps, seed, moves is not None,
-    )  # fmt: skip
+    out: compiled_minchiate.Outcome | HeuristicOutcome
+    if isinstance(policy, Players):
+        if eps:
+            raise ValueError("the heuristic players make no random moves (eps must be 0)")
+        out = policy.playout(pos, moves is not None)
+    else:
+        out = compiled_minchiate.playout(
+            COMPILED, policy is POLICY, pos.hands, pos.to_move, pos.trick, pos.piles, pos.won,
+            pos.led, pos.ledger, pos.last, eps, seed, moves is not None,
+        )  # fmt: skip
     if moves is not None:
         moves.extend(out.moves)
     rns, rew, _, _, raw = outcome(out.piles, out.ledger, out.last)
     return objective(rns, rew, raw)
+
+
+def heuristic_players(view: View) -> Players:
+    """Return the compiled heuristic players who know what the view's record shows."""
+    return Players(view, COMPILED)
 
 
 __all__ = ["Pos", "from_state", "legal", "play", "playout", "seeded_playout", "totals"]

@@ -278,9 +278,7 @@ def seeded_playout(
     if isinstance(policy, Players):
         if eps:
             raise ValueError("the heuristic players make no random moves (eps must be 0)")
-        out: compiled.Outcome | HeuristicOutcome = policy.playout(
-            pos.hands, pos.to_move, pos.trick, pos.won, pos.discard, record
-        )
+        out: compiled.Outcome | HeuristicOutcome = policy.playout(pos, record)
     else:
         out = compiled.playout(
             COMPILED, policy is POLICY, pos.hands, pos.to_move, pos.trick, pos.won, eps, seed,

@@ -20,9 +20,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
+from tarocchi.bots.compiled import _count, _low
 from tarocchi.bots.heuristic.common import higher_in_suit
+from tarocchi.bots.heuristic.compiled_common import best, cards_of, outlook, recorded, scratch
 from tarocchi.bots.heuristic.piedicavallo import HeuristicBot
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import FOOL, TRUMPS, popcount
@@ -57,134 +58,7 @@ def params(bot: type[HeuristicBot] = HeuristicBot) -> np.ndarray:
 LOAD, DUCK, TRUMP_MASTER, TRUMP_BASE, TRUMP_SLOPE, KING_POWER, COURT_MASTER = range(7)
 MATTO_POWER, Q_KING, Q_COURT, Q_T1, PARTNER_SUIT, MATTO_LEAD, SWEEP = range(7, 14)
 PARAMS = params()
-
-
-@njit(cache=True)
-def _count(x: int) -> int:
-    """The number of cards in a mask."""
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
-@njit(cache=True)
-def _low(x: int) -> int:
-    """The lowest card of a non-empty mask."""
-    return trailing_zeros(x)  # type: ignore[call-arg]
-
-
-@njit(cache=True)
-def _p_any(n: int, w: np.ndarray, m: int) -> float:
-    """The chance that a seat holding n cards holds one of m (Odds.p_any; m is already
-    limited to the cards the seat may hold)."""
-    if not m:
-        return 0.0
-    none = 1.0
-    while m:
-        c = _low(m)
-        m &= m - 1
-        x = n * w[c]
-        if x >= 1.0:
-            return 1.0
-        none *= 1.0 - x
-    return 1.0 - none
-
-
-@njit(cache=True)
-def _middle(mask: int) -> int:
-    """The median card of a non-empty mask, the lower of an even count (common.middle)."""
-    for _ in range((_count(mask) - 1) // 2):
-        mask &= mask - 1
-    return _low(mask)
-
-
-@njit(cache=True)
-def scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Return the work arrays of `choose`: branch values, flags and cards (two generations
-    of at most 27 branches), card weights, and small int rows."""
-    return (
-        np.empty((4, 32), dtype=np.float64),
-        np.empty((2, 32), dtype=np.bool_),
-        np.empty((2, 32), dtype=np.int64),
-        np.zeros(64, dtype=np.float64),
-        np.empty((5, 4), dtype=np.int64),
-    )
-
-
-@njit(cache=True)
-def _outlook(
-    possible: np.ndarray,
-    sizes: np.ndarray,
-    w: np.ndarray,
-    team: int,
-    best_seat: int,
-    best_card: int,
-    led: int,
-    rest: np.ndarray,
-    nrest: int,
-    load: float,
-    duck: float,
-    fl: np.ndarray,
-    fb: np.ndarray,
-    fc: np.ndarray,
-) -> tuple[float, float]:
-    """(The chance that team wins the trick, the points the seats in rest add, + when it
-    wins, - when it loses): common.trick_outlook, its branches in the same order."""
-    bp, ba, np_, na = fl[0], fl[1], fl[2], fl[3]
-    bw, nw = fb[0], fb[1]
-    bc, nc = fc[0], fc[1]
-    nb = 1
-    bp[0], bw[0], bc[0], ba[0] = 1.0, (best_seat & 1) == team, best_card, 0.0
-    for r in range(nrest):
-        seat = rest[r]
-        ours = (seat & 1) == team
-        k = 0
-        for i in range(nb):
-            p, winning, card, added = bp[i], bw[i], bc[i], ba[i]
-            if winning == ours:
-                np_[k], nw[k], nc[k], na[k] = p, winning, card, added + load
-                k += 1
-                continue
-            if _SUIT_OF[card] == TRUMPS:  # common.beaters
-                above = _TRUMPS_M & ~((2 << card) - 1)
-                follow, ruff = (above, 0) if led == TRUMPS else (0, above)
-            else:
-                follow, ruff = _HIGHER[card], _TRUMPS_M
-            follow &= possible[seat]
-            ruff &= possible[seat]
-            n = sizes[seat]
-            p_follow = _p_any(n, w, follow)
-            p_ruff = 0.0
-            if ruff:
-                p_void = 1.0 - _p_any(n, w, _SUIT_MASK[led] & possible[seat])
-                p_ruff = p_void * _p_any(n, w, ruff)
-            p_ruff = min(p_ruff, 1.0 - p_follow)
-            stay = 1.0 - p_follow - p_ruff
-            if stay > 0.0:
-                np_[k], nw[k], nc[k], na[k] = p * stay, winning, card, added + duck
-                k += 1
-            if p_follow > 0.0:
-                c = _middle(follow)
-                np_[k], nw[k], nc[k], na[k] = p * p_follow, not winning, c, added + _POINTS[c]
-                k += 1
-            if p_ruff > 0.0:
-                c = _middle(ruff)
-                np_[k], nw[k], nc[k], na[k] = p * p_ruff, not winning, c, added + _POINTS[c]
-                k += 1
-        for i in range(k):
-            bp[i], bw[i], bc[i], ba[i] = np_[i], nw[i], nc[i], na[i]
-        nb = k
-    win = 0.0
-    value = 0.0
-    for i in range(nb):
-        if bw[i]:
-            win += bp[i]
-            value += bp[i] * ba[i]
-        else:
-            value -= bp[i] * ba[i]
-    return win, value
+_CARDS = cards_of(PACK)
 
 
 @njit(cache=True)
@@ -213,21 +87,6 @@ def _keep(pr: np.ndarray, card: int, unseen: int) -> float:
 
 
 @njit(cache=True)
-def _best(tseats: np.ndarray, tcards: np.ndarray, n: int, led: int) -> tuple[int, int]:
-    """(Seat, card) winning the first n plays of a trick of suit led (common.best_play)."""
-    bs, bc, bt = -1, -1, False
-    for i in range(n):
-        c = tcards[i]
-        s = _SUIT_OF[c]
-        if s == TRUMPS:
-            if not bt or bs < 0 or c > bc:
-                bs, bc, bt = tseats[i], c, True
-        elif s == led and not bt and (bs < 0 or c > bc):
-            bs, bc = tseats[i], c
-    return bs, bc
-
-
-@njit(cache=True)
 def choose(
     pr: np.ndarray,
     hands: np.ndarray,
@@ -250,7 +109,7 @@ def choose(
     played holds every card played so far, private me's own discard, voids each seat's
     revealed voids, ledby the plain suits each seat has led, won the tricks of each team,
     announced the dealer's count of discarded trumps."""
-    fl, fb, fc, w, rows = work
+    w, rows = work[3], work[4]
     sizes, possible, rest, ts, tc = rows[0], rows[1], rows[2], rows[3], rows[4]
     team = me & 1
     unseen = _FULL & ~(hands[me] | played | private)
@@ -299,19 +158,19 @@ def choose(
             if led < 0:
                 ev = -keep - pr[MATTO_LEAD]
             else:
-                ws, wc = _best(ts, tc, n, led)
-                p, added = _outlook(
-                    possible, sizes, w, team, ws, wc, led, rest, nrest, pr[LOAD], pr[DUCK],
-                    fl, fb, fc,
+                ws, wc = best(_CARDS, ts, tc, n, led)
+                p, added = outlook(
+                    _CARDS, possible, possible, sizes, w, team, ws, wc, led, rest, nrest,
+                    pr[LOAD], pr[DUCK], work,
                 )  # fmt: skip
                 ev = (2 * p - 1) * base + added - keep + p * stake
         else:
             suit = _SUIT_OF[c] if led < 0 else led
             ts[n], tc[n] = me, c
-            ws, wc = _best(ts, tc, n + 1, suit)
-            p, added = _outlook(
-                possible, sizes, w, team, ws, wc, suit, rest, nrest, pr[LOAD], pr[DUCK],
-                fl, fb, fc,
+            ws, wc = best(_CARDS, ts, tc, n + 1, suit)
+            p, added = outlook(
+                _CARDS, possible, possible, sizes, w, team, ws, wc, suit, rest, nrest,
+                pr[LOAD], pr[DUCK], work,
             )  # fmt: skip
             ev = (2 * p - 1) * (base + _POINTS[c]) + added - keep + p * stake
             if led < 0 and _SUIT_MASK[_SUIT_OF[c]] & partner_suits:
@@ -572,30 +431,24 @@ class Players:
             out.trick = ()
         return out
 
-    def playout(
-        self,
-        hands: tuple[int, int, int, int],
-        to_move: int,
-        trick: tuple[int, ...],
-        won: tuple[int, int],
-        discard: int,
-        record: bool = False,
-    ) -> Outcome:
-        """Play a trick-phase position of the deal to its end (trick: the cards of the
-        current trick so far, which may include plays after the view's)."""
+    def playout(self, pos: Any, record: bool = False) -> Outcome:
+        """Play a kernel position (`kernel_piedicavallo.Pos`: its current trick may hold
+        plays after the view's) of the deal to its end."""
+        hands, to_move, trick, won, discard = (
+            pos.hands,
+            pos.to_move,
+            pos.trick,
+            pos.won,
+            pos.discard,
+        )
         t = np.zeros(4, dtype=np.int64)
         t[: len(trick)] = trick
         ns, ew, won_ns, won_ew, owner, taker = _playout(
             PARAMS, np.array(hands, dtype=np.int64), to_move, t, len(trick), self.dealer,
             discard, self.voids, self.ledby, np.array(won, dtype=np.int64), _MOVES,
         )  # fmt: skip
-        moves: list[int] = []
-        if record:
-            for c in _MOVES:
-                if c < 0:
-                    break
-                moves.append(int(c))
-        return Outcome((int(ns), int(ew)), (int(won_ns), int(won_ew)), owner, taker, tuple(moves))
+        moves = recorded(_MOVES) if record else ()
+        return Outcome((int(ns), int(ew)), (int(won_ns), int(won_ew)), owner, taker, moves)
 
     def replay(self, hands: tuple[int, int, int, int], discard: int) -> tuple[int, int]:
         """Return how many of the other seats' past plays (with a choice) the heuristic

@@ -1,0 +1,513 @@
+"""The Minchiate heuristic bot's trick play compiled with numba: playouts and replays.
+
+The same judgement as `HeuristicBot.card_values` (rules §4-§5: what the trick
+brings, twice the opponents' counting cards and ours once, less what the card
+is worth kept, the King rule's forced King, the Matto's payback), made on masks
+of two 64-bit words as in `tarocchi.bots.compiled_minchiate` (the 56 suit cards
+in the low word, the trumps and the Matto in the high one). The search plays a
+sampled deal to its end with four such players, each judging from what its own
+seat may know (`Players.playout`), and the hard level replays the plays so far
+with them (`Players.replay`). tests/bots/test_compiled_heuristic.py proves that
+`choose` is the heuristic bot's choice on every decision of many seeded deals
+and that a playout is, move for move, the heuristic bots through the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from tarocchi.bots.compiled import _count, _low
+from tarocchi.bots.compiled_minchiate import LOW, SPLIT, Tables, _lay, _legal, _take
+from tarocchi.bots.heuristic.common import higher_in_suit
+from tarocchi.bots.heuristic.compiled_common import best, cards_of, outlook, recorded, scratch
+from tarocchi.bots.heuristic.minchiate import HeuristicBot, fola_cards
+from tarocchi.bots.inference import void_masks
+from tarocchi.cards import FOOL, TRUMPS
+from tarocchi.games.base import led_suit
+from tarocchi.packs.minchiate import MATTO, PACK
+from tarocchi.views import View, view
+
+_POINTS = np.array(PACK.points, dtype=np.int64)
+_SUIT_OF = np.array(PACK.suit_of, dtype=np.int64)
+# per card: the cards of its suit (or the trumps) above it, within its word
+_HIGHER = np.array(
+    [(h & LOW) if c < SPLIT else h >> SPLIT for c, h in
+     ((c, higher_in_suit(PACK, c)) for c in range(PACK.size))],
+    dtype=np.int64,
+)  # fmt: skip
+# per suit (0-3: low word; 4 the trumps: high word) its mask within its word
+_GROUP = np.array(
+    [PACK.suit_mask[s] for s in range(4)] + [PACK.trump_mask >> SPLIT], dtype=np.int64
+)
+_KINGS = PACK.king_mask  # low word
+_TRUMPS_HI = PACK.trump_mask >> SPLIT
+_MATTO_HI = 1 << (MATTO - SPLIT)
+_FULL_LO = PACK.full_mask & LOW
+_FULL_HI = PACK.full_mask >> SPLIT
+
+
+def params(bot: type[HeuristicBot] = HeuristicBot) -> np.ndarray:
+    """Return the heuristic bot's tuning constants in the order the compiled code reads."""
+    return np.array(
+        [
+            bot.load_pts, bot.duck_pts, bot.trick_value, bot.trump_master, bot.trump_base,
+            bot.trump_slope, bot.king_power, bot.suit_master, bot.matto_power, bot.q_master,
+            bot.q_trump, bot.q_king, bot.payback, bot.king_rule_gain, bot.matto_lead_penalty,
+            bot.capture_factor,
+        ],
+        dtype=np.float64,
+    )  # fmt: skip
+
+
+# the indices of params()
+LOAD, DUCK, TRICK_VALUE, TRUMP_MASTER, TRUMP_BASE, TRUMP_SLOPE, KING_POWER = range(7)
+SUIT_MASTER, MATTO_POWER, Q_MASTER, Q_TRUMP, Q_KING, PAYBACK, KING_RULE = range(7, 14)
+MATTO_LEAD, CAPTURE = range(14, 16)
+PARAMS = params()
+_CARDS = cards_of(PACK, SPLIT)
+
+
+@njit(cache=True)
+def _word(c: int) -> int:
+    """The word a card lies in: 0 the suit cards, 1 the trumps and the Matto."""
+    return 0 if c < SPLIT else 1
+
+
+@njit(cache=True)
+def _bit(c: int) -> int:
+    """The card's bit within its word."""
+    return 1 << (c if c < SPLIT else c - SPLIT)
+
+
+@njit(cache=True)
+def _keep(pr: np.ndarray, card: int, u_lo: int, u_hi: int, future: float) -> float:
+    """What keeping card is worth (HeuristicBot.keep_value)."""
+    if card == MATTO:
+        return pr[MATTO_POWER] * future  # type: ignore[no-any-return]
+    pts = _POINTS[card]
+    if _SUIT_OF[card] == TRUMPS:
+        above = _HIGHER[card] & u_hi
+        if not above:
+            power, q = pr[TRUMP_MASTER], pr[Q_MASTER]
+        else:
+            out = _count(u_hi & _TRUMPS_HI)
+            below = out - _count(above)
+            power, q = pr[TRUMP_BASE] + pr[TRUMP_SLOPE] * below / max(out, 1), pr[Q_TRUMP]
+        return future * power + pts * (3 * q - 2)  # type: ignore[no-any-return]
+    if (_KINGS >> card) & 1:
+        return future * pr[KING_POWER] + pts * (3 * pr[Q_KING] - 2)  # type: ignore[no-any-return]
+    if not _HIGHER[card] & u_lo:
+        return future * pr[SUIT_MASTER]  # type: ignore[no-any-return]
+    return 0.0
+
+
+@njit(cache=True)
+def choose(
+    pr: np.ndarray,
+    hands: np.ndarray,
+    me: int,
+    l_lo: int,
+    l_hi: int,
+    tseats: np.ndarray,
+    tcards: np.ndarray,
+    n: int,
+    gone: np.ndarray,
+    voids: np.ndarray,
+    shown: np.ndarray,
+    led_lo: int,
+    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+) -> int:
+    """Return the card the heuristic bot plays (HeuristicBot.card_values, then the first
+    best in id order) from the legal cards (l_lo, l_hi): gone holds the cards played and
+    the Fola's (per word), voids each seat's revealed voids, shown the cards every seat
+    knows each hand holds (face up or declared), led_lo the suits led in finished tricks."""
+    w, rows = work[3], work[4]
+    sizes, plo, phi, rest, ts, tc = rows[0], rows[1], rows[2], rows[3], rows[4], rows[5]
+    team = me & 1
+    u_lo = _FULL_LO & ~(hands[me, 0] | gone[0])
+    u_hi = _FULL_HI & ~(hands[me, 1] | gone[1])
+    for s in range(4):
+        sizes[s] = _count(hands[s, 0]) + _count(hands[s, 1])
+        if s == me:
+            plo[s] = phi[s] = 0
+            continue
+        v_lo, v_hi = voids[s, 0], voids[s, 1]
+        for t in range(4):
+            if t != s:  # a card shown in t's hand is not in s's
+                v_lo |= shown[t, 0]
+                v_hi |= shown[t, 1]
+        plo[s], phi[s] = u_lo & ~v_lo, u_hi & ~v_hi
+    # weight of an unseen card: 1 / the number of cards of the hands it may lie in (Odds)
+    for word in range(2):
+        m = u_hi if word else u_lo
+        off = SPLIT if word else 0
+        while m:
+            b = m & -m
+            m &= m - 1
+            slots = 0
+            for s in range(4):
+                if (phi[s] if word else plo[s]) & b:
+                    slots += sizes[s]
+            c = off + _low(b)
+            w[c] = 1.0 / slots if slots else 0.0
+    future = min(1.0, (sizes[me] - 1) / 4)
+    nrest = 0
+    for i in range(1, 4 - n):
+        rest[nrest] = (me + i) & 3
+        nrest += 1
+    led = -1
+    own = opp = 0
+    trumped = False
+    for i in range(n):
+        c = tcards[i]
+        ts[i], tc[i] = tseats[i], c
+        if led < 0 and _SUIT_OF[c] != FOOL:
+            led = _SUIT_OF[c]
+        if c != MATTO:
+            if (tseats[i] ^ me) & 1:
+                opp += _POINTS[c]
+            else:
+                own += _POINTS[c]
+            trumped = trumped or _SUIT_OF[c] == TRUMPS
+    # rules §4: on a suit's first lead, a trump forces a later holder's King
+    first_lead = 0 <= led < TRUMPS and not led_lo & _GROUP[led]
+    king_after = 0.0
+    if first_lead and not trumped:
+        king = _KINGS & _GROUP[led]
+        if king & u_lo:
+            kc = _low(king)
+            for r in range(nrest):
+                s = rest[r]
+                if (s & 1) != team:
+                    king_after += min(1.0, sizes[s] * w[kc]) if plo[s] & king else 0.0
+    best_c, best_v = -1, -1e300
+    for word in range(2):
+        m = l_hi if word else l_lo
+        while m:
+            c = (SPLIT if word else 0) + _low(m)
+            m &= m - 1
+            keep = _keep(pr, c, u_lo, u_hi, future)
+            if c == MATTO:
+                if led < 0:
+                    ev = -keep - pr[MATTO_LEAD]
+                    if ev > best_v:
+                        best_c, best_v = c, ev
+                    continue
+                ws, wc = best(_CARDS, ts, tc, n, led)
+                p, added = outlook(
+                    _CARDS, plo, phi, sizes, w, team, ws, wc, led, rest, nrest, pr[LOAD], pr[DUCK],
+                    work,
+                )  # fmt: skip
+                mine, cost = own, (1 - p) * pr[PAYBACK]
+            else:
+                suit = _SUIT_OF[c] if led < 0 else led
+                ts[n], tc[n] = me, c
+                ws, wc = best(_CARDS, ts, tc, n + 1, suit)
+                p, added = outlook(
+                    _CARDS, plo, phi, sizes, w, team, ws, wc, suit, rest, nrest, pr[LOAD], pr[DUCK],
+                    work,
+                )  # fmt: skip
+                mine, cost = own + _POINTS[c], 0.0
+            # rules §5: the winners score the losers' points at once and everything at the end
+            ev = p * (2 * opp + mine) - (1 - p) * (2 * mine + opp)
+            ev += pr[CAPTURE] * added + (2 * p - 1) * pr[TRICK_VALUE] - keep - cost
+            if first_lead and not trumped and _SUIT_OF[c] == TRUMPS:
+                ev += p * pr[KING_RULE] * king_after
+            if ev > best_v:
+                best_c, best_v = c, ev
+    return best_c
+
+
+@njit(cache=True)
+def _reveal(voids: np.ndarray, p: int, card: int, led: int) -> None:
+    """Mark the void a play reveals: a player who does not follow the led suit lacks it,
+    and one who neither follows nor trumps lacks trumps too (the Matto reveals nothing)."""
+    if card == MATTO or led < 0:
+        return
+    s = _SUIT_OF[card]
+    if s != led:
+        voids[p, 1 if led == TRUMPS else 0] |= _GROUP[led]
+        if s != TRUMPS:
+            voids[p, 1] |= _TRUMPS_HI
+
+
+@njit(cache=True)
+def _playout(
+    t: Tables,
+    pr: np.ndarray,
+    hands: np.ndarray,
+    p: int,
+    trick: np.ndarray,
+    state: np.ndarray,
+    gone_now: np.ndarray,
+    voids_now: np.ndarray,
+    shown: np.ndarray,
+    moves: np.ndarray,
+) -> None:
+    """Play the deal to its end from p's turn, the cards of trick down, with four heuristic
+    players; state as in compiled_minchiate._playout (piles, tricks won, suits led, the
+    ledger, the last trick's winner), left holding the end. gone_now holds the cards
+    played and the Fola's, voids_now the voids revealed so far, shown the cards known in
+    each hand. The cards played go to moves, then -1."""
+    work = scratch()
+    gone = gone_now.copy()
+    voids = voids_now.copy()
+    piles = state[0:4]  # a view: _lay and _take keep the piles in state
+    top, top_seat, led, trumped, n = -1, -1, -1, False, 0
+    down = np.zeros(4, dtype=np.int64)
+    played = np.zeros(2, dtype=np.int64)
+    tseats = np.empty(4, dtype=np.int64)
+    tcards = np.empty(4, dtype=np.int64)
+    for i in range(trick.shape[0]):
+        c = trick[i]
+        seat = (p - trick.shape[0] + n) & 3
+        _reveal(voids, seat, c, led)
+        tseats[n], tcards[n] = seat, c
+        n += 1
+        led, trumped, top, top_seat = _lay(
+            t, c, seat, piles, down, played, led, trumped, top, top_seat
+        )
+    left = 0
+    for s in range(4):
+        left += _count(hands[s, 0]) + _count(hands[s, 1])
+    k = 0
+    held = np.empty((4, 2), dtype=np.int64)
+    while left:
+        lo, hi = hands[p, 0], hands[p, 1]
+        l_lo, l_hi = _legal(t, lo, hi, led, trumped, state[6])
+        if _count(l_lo) + _count(l_hi) == 1:
+            card = _low(l_lo) if l_lo else SPLIT + _low(l_hi)
+        else:
+            for s in range(4):
+                held[s, 0] = shown[s, 0] & hands[s, 0]
+                held[s, 1] = shown[s, 1] & hands[s, 1]
+            card = choose(
+                pr, hands, p, l_lo, l_hi, tseats, tcards, n, gone, voids, held, state[6], work
+            )
+        w = _word(card)
+        hands[p, w] ^= _bit(card)
+        gone[w] |= _bit(card)
+        left -= 1
+        moves[k] = card
+        k += 1
+        _reveal(voids, p, card, led)
+        tseats[n], tcards[n] = p, card
+        led, trumped, top, top_seat = _lay(
+            t, card, p, piles, down, played, led, trumped, top, top_seat
+        )
+        if n < 3:
+            n += 1
+            p = (p + 1) & 3
+            continue
+        _take(t, state, top_seat, led, down, played)
+        p = top_seat
+        top, top_seat, led, trumped, n = -1, -1, -1, False, 0
+        down[:] = 0
+        played[:] = 0
+    moves[k] = -1
+
+
+@njit(cache=True)
+def _replay(
+    t: Tables,
+    pr: np.ndarray,
+    before: np.ndarray,
+    fola: np.ndarray,
+    shown: np.ndarray,
+    seats: np.ndarray,
+    cards: np.ndarray,
+    skip: int,
+) -> tuple[int, int]:
+    """Replay the trick play so far (seats[i] played cards[i]) from the hands before it;
+    return how many plays by seats other than skip, with a choice, the heuristic players
+    would have made otherwise: (with a card of the same suit and points, with any other).
+    shown holds the cards known in each hand then (those still held count)."""
+    work = scratch()
+    hands = before.copy()
+    gone = fola.copy()
+    voids = np.zeros((4, 2), dtype=np.int64)
+    held = np.empty((4, 2), dtype=np.int64)
+    piles = np.zeros(4, dtype=np.int64)  # _lay's bookkeeping, unused here
+    down = np.zeros(4, dtype=np.int64)
+    played = np.zeros(2, dtype=np.int64)
+    tseats = np.empty(4, dtype=np.int64)
+    tcards = np.empty(4, dtype=np.int64)
+    led_lo = 0
+    near, miss = 0, 0
+    top, top_seat, led, trumped, n = -1, -1, -1, False, 0
+    for i in range(len(cards)):
+        p = seats[i]
+        card = cards[i]
+        l_lo, l_hi = _legal(t, hands[p, 0], hands[p, 1], led, trumped, led_lo)
+        if p != skip and _count(l_lo) + _count(l_hi) > 1:
+            for s in range(4):
+                held[s, 0] = shown[s, 0] & hands[s, 0]
+                held[s, 1] = shown[s, 1] & hands[s, 1]
+            want = choose(
+                pr, hands, p, l_lo, l_hi, tseats, tcards, n, gone, voids, held, led_lo, work
+            )
+            if want != card:
+                if _POINTS[want] == _POINTS[card] and _SUIT_OF[want] == _SUIT_OF[card]:
+                    near += 1
+                else:
+                    miss += 1
+        w = _word(card)
+        hands[p, w] &= ~_bit(card)
+        gone[w] |= _bit(card)
+        _reveal(voids, p, card, led)
+        tseats[n], tcards[n] = p, card
+        led, trumped, top, top_seat = _lay(
+            t, card, p, piles, down, played, led, trumped, top, top_seat
+        )
+        n += 1
+        if n == 4:
+            if 0 <= led < TRUMPS:
+                led_lo |= _GROUP[led]
+            top, top_seat, led, trumped, n = -1, -1, -1, False, 0
+    return near, miss
+
+
+def _split(mask: int) -> tuple[int, int]:
+    """Return a 97-card mask as (low word, high word)."""
+    return mask & LOW, mask >> SPLIT
+
+
+def _words(masks: tuple[int, ...] | list[int]) -> np.ndarray:
+    """Return masks as rows of (low word, high word)."""
+    return np.array([_split(m) for m in masks], dtype=np.int64)
+
+
+# the events that show a card in a player's hand (rules §2-§3)
+SHOWN_IN_HAND = frozenset(("rob", "expose", "take", "declare"))
+
+
+class Outcome(NamedTuple):
+    """What a heuristic playout leaves to score (as compiled_minchiate.Outcome)."""
+
+    piles: tuple[int, int]  # the cards each team holds at the end (97-bit masks)
+    ledger: tuple[int, int, int]  # the difference, NS resti, EW resti
+    last: int  # the last trick's winner
+    moves: tuple[int, ...]  # the cards played (when recorded)
+
+
+_MOVES = np.empty(128, dtype=np.int64)  # the cards of the latest playout (one per process)
+
+
+class Players:
+    """Four heuristic players, each knowing what the public record of one view shows (the
+    Fola, the cards shown in each hand, the voids revealed) and its own cards in the deal."""
+
+    __slots__ = ("fola", "plays", "seat", "shown", "shown_once", "tables", "trick", "voids")
+    # the weight a sampled deal takes per past play these players would have made otherwise
+    # (likelihood.Replay): with a card of the same suit and points, with any other
+    FACTORS = (0.2, 0.3)
+
+    def __init__(self, v: View, tables: Tables) -> None:
+        self.tables = tables  # the kernel's (compiled_minchiate.Tables): legality, scoring
+        self.seat = v.seat
+        self.fola = np.array(_split(fola_cards(v)), dtype=np.int64)
+        self.voids = _words(void_masks(v))
+        self.shown = _words(v.shown)
+        # every card shown in a hand before play (robbed, exposed, taken from the Fola,
+        # declared), known there until it is played or discarded
+        once = [0, 0, 0, 0]
+        for e in v.events:
+            if e.kind in SHOWN_IN_HAND and e.seat is not None:
+                once[e.seat] |= e.cards
+        self.shown_once = _words(once)
+        self.trick = v.trick
+        self.plays = [(s, c) for t in (*v.tricks, v.trick) for s, c in t]
+
+    def after(self, card: int) -> Players:
+        """Return the players who also saw the view's seat play card to the current trick
+        (the void it reveals)."""
+        out = Players.__new__(Players)
+        out.tables, out.seat, out.fola, out.plays = self.tables, self.seat, self.fola, self.plays
+        out.shown, out.shown_once = self.shown, self.shown_once
+        out.voids = self.voids.copy()
+        led = led_suit(self.trick, PACK.suit_of)
+        _reveal(out.voids, self.seat, card, -1 if led is None else led)
+        out.trick = (*self.trick, (self.seat, card))
+        if len(out.trick) == 4:
+            out.trick = ()
+        return out
+
+    def playout(self, pos: Any, record: bool = False) -> Outcome:
+        """Play a kernel position (`kernel_minchiate.Pos`) of the deal to its end."""
+        state = np.array(
+            [*_split(pos.piles[0]), *_split(pos.piles[1]), pos.won[0], pos.won[1],
+             *_split(pos.led), *pos.ledger, pos.last],
+            dtype=np.int64,
+        )  # fmt: skip
+        h = _words(pos.hands)
+        held = 0
+        for x in pos.hands:
+            held |= x
+        # every card in no hand is played (the trick's too) or in the Fola, shown to all
+        gone = np.array(_split(PACK.full_mask & ~held), dtype=np.int64)
+        _playout(
+            self.tables, PARAMS, h, pos.to_move, np.array(pos.trick, dtype=np.int64), state, gone,
+            self.voids, self.shown, _MOVES,
+        )  # fmt: skip
+        moves = recorded(_MOVES) if record else ()
+        s = [int(x) for x in state]
+        return Outcome(
+            (s[0] | s[1] << SPLIT, s[2] | s[3] << SPLIT), (s[8], s[9], s[10]), s[11], moves
+        )
+
+    def replay(self, hands: tuple[int, int, int, int], discard: int = 0) -> tuple[int, int]:
+        """Return how many of the other seats' past plays (with a choice) the heuristic
+        players would have made otherwise on a deal with these hands now: (with a card of
+        the same suit and points, with any other). Minchiate's discards lie in the Fola,
+        shown to all, so discard is unused."""
+        before = list(hands)
+        for s, c in self.plays:
+            before[s] |= 1 << c
+        seats = np.array([s for s, _ in self.plays], dtype=np.int64)
+        cards = np.array([c for _, c in self.plays], dtype=np.int64)
+        near, miss = _replay(
+            self.tables,
+            PARAMS,
+            _words(before),
+            self.fola,
+            self.shown_once,
+            seats,
+            cards,
+            self.seat,
+        )
+        return int(near), int(miss)
+
+
+def choose_in(state: Any, t: Tables) -> int:
+    """Return the heuristic bot's card for the player to move in a trick-phase rules state,
+    judged by the compiled code (for the differential test)."""
+    p = state.to_move
+    v = view(state, p)
+    pl = Players(v, t)
+    hands = _words(state.hands)
+    n = len(state.trick)
+    tseats = np.zeros(4, dtype=np.int64)
+    tcards = np.zeros(4, dtype=np.int64)
+    for i, (s, c) in enumerate(state.trick):
+        tseats[i], tcards[i] = s, c
+    held = 0
+    for x in state.hands:
+        held |= x
+    gone = np.array(_split(PACK.full_mask & ~held), dtype=np.int64)
+    legal = 0
+    for a in v.legal:
+        legal |= 1 << a
+    l_lo, l_hi = _split(legal)
+    led_lo = 0
+    for trick in v.tricks:
+        led = led_suit(trick, PACK.suit_of)
+        if led is not None and led != TRUMPS:
+            led_lo |= PACK.suit_mask[led]
+    card: int = choose(
+        PARAMS, hands, p, l_lo, l_hi, tseats, tcards, n, gone, pl.voids, pl.shown, led_lo,
+        scratch(),
+    )  # fmt: skip
+    return card
