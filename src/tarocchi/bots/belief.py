@@ -33,25 +33,29 @@ The cards are dealt group by group, the most constrained first, each card to a
 place that allows it with chance proportional to the room left there; a Hall
 check on the places keeps every partial deal completable, so sampling never
 backtracks (`Plan`). Rules the places cannot express are checked on the whole
-deal, which is redrawn when it breaks one. An optional bias weights each
-(place, card) pair by what play suggests (`duck_bias`).
+deal, which is redrawn when it breaks one. The draw runs compiled with numba, its
+random numbers from a stream the caller's generator seeds, so a seeded bot
+samples the same deals every time. What play suggests about the hidden hands
+beyond these constraints is weighed by the hard level (`tarocchi.bots.likelihood`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+from numba import njit
+
+from tarocchi.bots.compiled import _next
 from tarocchi.bots.inference import void_masks
-from tarocchi.cards import BIT, TRUMPS, bits, iter_bits, popcount
+from tarocchi.cards import BIT, bits, iter_bits, popcount
 from tarocchi.views import View
 
 # a place where hidden cards go: (the cards it may take, how many it takes)
 Place = tuple[int, int]
-# bias(place index, card) -> a positive weight (1.0 = no preference)
-Bias = Callable[[int, int], float]
 
 
 class Infeasible(ValueError):
@@ -74,27 +78,163 @@ def _affected(n: int) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
     return tuple(out)
 
 
-_OPTIONS = tuple(tuple(i for i in range(8) if g >> i & 1) for g in range(256))
-
-
-def assign(
-    cards: int,
-    places: Sequence[Place],
-    rng: random.Random,
-    bias: Bias | None = None,
-) -> list[int]:
+def assign(cards: int, places: Sequence[Place], rng: random.Random) -> list[int]:
     """Deal the cards of a mask into places (allowed mask, size); return each place's cards.
 
     Every card lands in a place that allows it and every place gets exactly its size.
     Raise Infeasible when no such deal exists."""
-    return Plan(cards, places).draw(rng, bias)
+    return Plan(cards, places).draw(rng)
+
+
+WORD = 63  # the draw's output words hold 63 cards each, so that none is negative
+
+
+@lru_cache(maxsize=64)
+def _affected_arrays(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return `_affected(n)` as arrays: subsets[i, g, :count[i, g]] are the subsets."""
+    aff = _affected(n)
+    full = 1 << n
+    width = max(1, max(len(aff[i][g][0]) for i in range(n) for g in range(full)))
+    subsets = np.zeros((n, full, width), dtype=np.int64)
+    count = np.zeros((n, full), dtype=np.int64)
+    for i in range(n):
+        for g in range(full):
+            row = aff[i][g][0]
+            subsets[i, g, : len(row)] = row
+            count[i, g] = len(row)
+    return subsets, count
+
+
+@njit(cache=True)
+def _place(
+    out: np.ndarray,
+    sizes: np.ndarray,
+    slack: np.ndarray,
+    tight: np.ndarray,
+    subsets: np.ndarray,
+    count: np.ndarray,
+    i: int,
+    g: int,
+    c: int,
+) -> None:
+    """Put card c (of signature g) in place i: one room less there and in every subset of
+    places whose slack the card uses."""
+    out[i, c // WORD] |= 1 << (c % WORD)
+    sizes[i] -= 1
+    for j in range(count[i, g]):
+        s = subsets[i, g, j]
+        slack[s] -= 1
+        if not slack[s]:
+            tight[s] = True
+
+
+@njit(cache=True)
+def _draw(
+    seed: int,
+    sizes_in: np.ndarray,
+    slack_in: np.ndarray,
+    tight_in: np.ndarray,
+    subsets: np.ndarray,
+    count: np.ndarray,
+    sigs: np.ndarray,
+    starts: np.ndarray,
+    cards: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """Deal the groups of cards (group k: cards[starts[k]:starts[k + 1]], allowed in the
+    places of signature sigs[k]) into out (a row of words per place); see Plan.draw."""
+    rng = np.uint64(seed)
+    n = sizes_in.shape[0]
+    sizes = sizes_in.copy()
+    slack = slack_in.copy()
+    tight = tight_in.copy()
+    out[:] = 0
+    slots = np.empty(cards.shape[0], dtype=np.int64)
+    order = np.empty(cards.shape[0], dtype=np.int64)
+    for k in range(sigs.shape[0]):
+        g = sigs[k]
+        a, b = starts[k], starts[k + 1]
+        m = b - a
+        # no place can fill up before this group is dealt: deal it like a pack
+        fast = True
+        for i in range(n):
+            if g >> i & 1 and sizes[i]:
+                for j in range(count[i, g]):
+                    if slack[subsets[i, g, j]] < m:
+                        fast = False
+        if fast:
+            ns = 0
+            for i in range(n):
+                if g >> i & 1:
+                    for _ in range(sizes[i]):
+                        slots[ns] = i
+                        ns += 1
+            for x in range(ns - 1, 0, -1):  # Fisher-Yates
+                rng, r = _next(rng)
+                y = int(r * (x + 1))
+                slots[x], slots[y] = slots[y], slots[x]
+            for x in range(min(m, ns)):
+                _place(out, sizes, slack, tight, subsets, count, slots[x], g, cards[a + x])
+            continue
+        for x in range(m):
+            order[x] = cards[a + x]
+        for x in range(m - 1, 0, -1):
+            rng, r = _next(rng)
+            y = int(r * (x + 1))
+            order[x], order[y] = order[y], order[x]
+        for x in range(m):
+            c = order[x]
+            total = 0
+            last = -1
+            for i in range(n):
+                if not (g >> i & 1 and sizes[i]):
+                    continue
+                full = False
+                for j in range(count[i, g]):
+                    if tight[subsets[i, g, j]]:
+                        full = True
+                        break
+                if not full:
+                    total += sizes[i]
+                    last = i
+            if last < 0:  # unreachable: the slack check keeps the deal completable
+                raise ValueError("a card was left without a place")
+            pick = last
+            rng, r = _next(rng)
+            left = r * total
+            for i in range(n):
+                if not (g >> i & 1 and sizes[i]):
+                    continue
+                full = False
+                for j in range(count[i, g]):
+                    if tight[subsets[i, g, j]]:
+                        full = True
+                        break
+                if full:
+                    continue
+                left -= sizes[i]
+                if left < 0:
+                    pick = i
+                    break
+            _place(out, sizes, slack, tight, subsets, count, pick, g, c)
 
 
 class Plan:
     """The cards to deal grouped by the places that allow them, with Hall's slack per set
     of places: built once, it draws many deals."""
 
-    __slots__ = ("affected", "groups", "n", "sizes", "slack", "tight")
+    __slots__ = (
+        "affected",
+        "cards",
+        "n",
+        "out",
+        "sigs",
+        "sizes",
+        "slack",
+        "starts",
+        "tight",
+        "words",
+    )
 
     def __init__(self, cards: int, places: Sequence[Place]) -> None:
         """Prepare the deal of cards into places; raise Infeasible if there is none."""
@@ -143,67 +283,30 @@ class Plan:
             if not slack[s]:
                 tight |= 1 << s
         self.n = n
-        self.sizes = sizes
-        self.slack = slack
-        self.tight = tight
-        self.affected = _affected(n)
+        self.sizes = np.array(sizes, dtype=np.int64)
+        self.slack = np.array(slack, dtype=np.int64)
+        self.tight = np.array([bool(tight >> t & 1) for t in range(full)], dtype=np.bool_)
+        self.affected = _affected_arrays(n)
         # the most constrained cards first
-        self.groups = [(g, groups[g]) for g in sorted(groups, key=popcount)]
+        order = sorted(groups, key=popcount)
+        self.sigs = np.array(order, dtype=np.int64)
+        self.starts = np.cumsum([0] + [len(groups[g]) for g in order], dtype=np.int64)
+        self.cards = np.array([c for g in order for c in groups[g]], dtype=np.int64)
+        words = max(self.cards, default=0) // WORD + 1
+        self.out = np.zeros((n, words), dtype=np.int64)
 
-    def draw(self, rng: random.Random, bias: Bias | None = None) -> list[int]:
+    def draw(self, rng: random.Random) -> list[int]:
         """Return each place's cards in a random deal: each card goes to a place that can
-        take it with chance proportional to the room left there (times the bias)."""
-        sizes = list(self.sizes)
-        slack = list(self.slack)
-        tight = self.tight
-        affected = self.affected
-        out = [0] * self.n
-        rnd = rng.random
-        for g, group in self.groups:
-            opts = [i for i in _OPTIONS[g] if sizes[i]]
-            if bias is None and all(
-                slack[s] >= len(group) for i in opts for s in affected[i][g][0]
-            ):
-                # no place can fill up before this group is dealt: deal it like a pack
-                slots = [i for i in opts for _ in range(sizes[i])]
-                rng.shuffle(slots)
-                for c, i in zip(group, slots, strict=False):
-                    out[i] |= BIT[c]
-                    sizes[i] -= 1
-                    for s in affected[i][g][0]:
-                        slack[s] -= 1
-                        if not slack[s]:
-                            tight |= 1 << s
-                continue
-            cs = list(group)
-            rng.shuffle(cs)
-            for c in cs:
-                total = 0.0
-                options: list[tuple[int, float]] = []
-                for i in opts:
-                    size = sizes[i]
-                    if not size or tight & affected[i][g][1]:
-                        continue
-                    w = float(size) if bias is None else size * bias(i, c)
-                    options.append((i, w))
-                    total += w
-                if not options:  # unreachable: the slack check keeps the deal completable
-                    raise Infeasible(f"card {c} was left without a place")
-                pick = options[-1][0]
-                if len(options) > 1:
-                    x = rnd() * total
-                    for i, w in options:
-                        x -= w
-                        if x < 0:
-                            pick = i
-                            break
-                out[pick] |= BIT[c]
-                sizes[pick] -= 1
-                for s in affected[pick][g][0]:
-                    slack[s] -= 1
-                    if not slack[s]:
-                        tight |= 1 << s
-        return out
+        take it with chance proportional to the room left there (a group that no place can
+        fill up before it is dealt goes out like a shuffled pack); rng seeds the stream."""
+        subsets, count = self.affected
+        out = self.out
+        _draw(
+            rng.getrandbits(63), self.sizes, self.slack, self.tight, subsets, count,
+            self.sigs, self.starts, self.cards, out,
+        )  # fmt: skip
+        rows = out.tolist()
+        return [sum(w << (WORD * k) for k, w in enumerate(row)) for row in rows]
 
 
 def played_by(view: View) -> tuple[int, int, int, int]:
@@ -250,11 +353,11 @@ class Belief:
             (full & ~self.voids[s], v.hand_sizes[s] - popcount(self.fixed[s])) for s in self.others
         ]
 
-    def sample(self, rng: random.Random, bias: Bias | None = None) -> Any:
+    def sample(self, rng: random.Random) -> Any:
         """Return a full state consistent with the view."""
-        return self.build(self.deal(rng, bias))
+        return self.build(self.deal(rng))
 
-    def deal(self, rng: random.Random, bias: Bias | None = None) -> list[int]:
+    def deal(self, rng: random.Random) -> list[int]:
         """Return the cards of each place in a random deal the view allows."""
         if self._plan is None:
             for places in self.attempts:
@@ -265,11 +368,11 @@ class Belief:
                 break
             else:
                 raise Infeasible(f"no deal fits this {self.view.game} view")
-        dealt = self._plan.draw(rng, bias)
+        dealt = self._plan.draw(rng)
         for _ in range(self.retries):
             if self.accept(dealt):
                 break
-            dealt = self._plan.draw(rng, bias)
+            dealt = self._plan.draw(rng)
         return dealt
 
     def accept(self, dealt: list[int]) -> bool:
@@ -811,52 +914,11 @@ BELIEFS: dict[str, type[Belief]] = {
 }
 
 
-# How much likelier a card is elsewhere than with a player who, losing a trick to an
-# opponent's card of the led suit, followed under it instead of taking it: last to play
-# (the trick was sure) and earlier (a later player might still have overtaken).
-# Measured on 320 Piedicavallo positions of heuristic deals (150 samples each): the
-# chance a sample puts an unseen card where it truly is rises from 0.4188 to 0.4202
-# (mean log-chance -0.9613 to -0.9578). Too small a gain for the slower sampling it
-# costs (a bias disables the shuffled fast path), so the search leaves it off
-# (Settings.bias).
-DUCK_LAST = 0.35
-DUCK_EARLY = 0.7
-
-
-def duck_bias(belief: Belief) -> Bias:
-    """Return a bias from the tricks so far: a player who followed under an opponent's
-    winning card of the led suit (not trumped) likely holds no card of that suit above it
-    (it would have taken the trick). Weights multiply over the tricks."""
-    view = belief.view
-    pack = belief.pack
-    suit_of = pack.suit_of
-    weights: list[dict[int, float]] = [{}, {}, {}]
-    place = {s: i for i, s in enumerate(belief.others)}
-    for trick in (*view.tricks, view.trick):
-        best: tuple[int, int] | None = None  # (seat, card) winning so far
-        for pos, (seat, card) in enumerate(trick):
-            if best is not None and seat in place and (best[0] ^ seat) & 1:
-                led = suit_of[best[1]]
-                if suit_of[card] == led != TRUMPS and card < best[1]:
-                    w = DUCK_LAST if pos == 3 else DUCK_EARLY
-                    table = weights[place[seat]]
-                    above = pack.suit_mask[led] & ~((2 << best[1]) - 1)
-                    for c in iter_bits(above & belief.unseen):
-                        table[c] = table.get(c, 1.0) * w
-            won = view.rules.winning_play(trick[: pos + 1])
-            best = won if won is not None else best
-
-    def bias(i: int, card: int) -> float:
-        return weights[i].get(card, 1.0) if i < 3 else 1.0
-
-    return bias
-
-
 def belief(view: View) -> Belief:
     """Return the belief of view's seat: built once, it samples as many deals as asked."""
     return BELIEFS[view.game](view)
 
 
-def sample(view: View, rng: random.Random, bias: Bias | None = None) -> Any:
+def sample(view: View, rng: random.Random) -> Any:
     """Return a full state consistent with view (a determinization for view.seat)."""
-    return belief(view).sample(rng, bias)
+    return belief(view).sample(rng)

@@ -349,13 +349,6 @@ def playout(
     return Outcome((ns, ew), (won_ns, won_ew), owner, taker, last, tuple(moves))
 
 
-def warm_up(t: Tables) -> None:
-    """Compile the playouts now (or load them from numba's cache) with one tiny deal: one
-    card each, so that no player waits seconds for the compiler at its first move."""
-    playout(t, True, (1, 2, 4, 8), 0, (), (0, 0), 0.5, 0)
-    playout(t, False, (1, 2, 4, 8), 0, (), (0, 0), 0.5, 0)
-
-
 @njit(cache=True)
 def _replay(
     t: Tables, seeing: bool, hands: np.ndarray, seats: np.ndarray, cards: np.ndarray, skip: int

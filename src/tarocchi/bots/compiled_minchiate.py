@@ -508,10 +508,3 @@ def replay(
     h = np.array([[x & LOW, x >> SPLIT] for x in hands], dtype=np.int64)
     near, miss = _replay(t, seeing, h, seats, cards, skip)
     return int(near), int(miss)
-
-
-def warm_up(t: Tables) -> None:
-    """Compile the playout now (or load it from numba's cache) with one tiny deal."""
-    one = (1, 2, 4, 8)
-    playout(t, True, one, 0, (), (0, 0), (0, 0), 0, (0, 0, 0), -1, 0.5, 0)
-    playout(t, False, one, 0, (), (0, 0), (0, 0), 0, (0, 0, 0), -1, 0.5, 0)

@@ -50,7 +50,7 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from tarocchi.bots.base import Bot
-from tarocchi.bots.belief import belief, duck_bias
+from tarocchi.bots.belief import belief
 from tarocchi.bots.likelihood import Replay, Resampler
 from tarocchi.cards import bits
 from tarocchi.games.base import TrickGame
@@ -69,6 +69,28 @@ def kernel(game_name: str) -> ModuleType | None:
     return importlib.import_module(name) if name else None
 
 
+def warm_up(rules: TrickGame) -> None:
+    """Compile a game's playouts and replays now (or load them from numba's cache), on its
+    deal of seed 0, so that no player waits seconds for the compiler at its first move."""
+    k = kernel(rules.name)
+    if k is None:
+        return
+    from tarocchi.bots import make_bot
+    from tarocchi.views import view
+
+    bot = make_bot("heuristic", rules)
+    state = rules.deal(0)
+    while rules.phase_name(state) != "play":
+        state = rules.apply(state, bot.choose(view(state, state.to_move)))
+    pos = k.from_state(state)
+    for policy in (k.POLICY, k.COUNTING):
+        k.seeded_playout(pos, 0, 0.1, policy)
+    if hasattr(k, "heuristic_players"):
+        players = k.heuristic_players(view(state, state.to_move))
+        k.seeded_playout(pos, 0, 0.0, players)
+        players.replay(state.hands, 0)
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """How hard a search bot thinks."""
@@ -85,7 +107,6 @@ class Settings:
     # the sampled deal), "counting" (the same, knowing only which cards are out, not where)
     # or "heuristic" (the game's heuristic bot compiled, judging from its own seat's view)
     players: str = "seeing"
-    bias: bool = False  # weigh the sampled deals by what ducking revealed (belief.duck_bias)
     # draw this many times the deals searched and resample them by how well they explain
     # the plays so far (`tarocchi.bots.likelihood`; 0: every allowed deal alike)
     infer: int = 0
@@ -253,17 +274,16 @@ class SearchBot(Bot):
         if view.phase != "play" and not lines:
             return None
         known = belief(view)
-        bias = duck_bias(known) if self.cfg.bias else None
 
         def draw() -> Any:
-            return known.sample(self.rng, bias)
+            return known.sample(self.rng)
 
         if lines:
             return self.search_lines(draw, view, lines)
         if self.cfg.infer and (view.tricks or view.trick):
             replay = Replay(view, k, self.policy(view))
             resample = Resampler(
-                lambda: known.deal(self.rng, bias),
+                lambda: known.deal(self.rng),
                 lambda dealt: replay.weight(known.hands(dealt), known.discard(dealt)),
                 self.rng,
                 self.cfg.infer,

@@ -71,16 +71,13 @@ def rebuild(rules: TrickGame, seed: int, actions: tuple[tuple[int, str], ...]) -
 
 def prepare_worker(niceness: int) -> None:
     """Set up an AI worker process: a lower priority, the rules and the bots loaded."""
-    from tarocchi.bots import compiled, compiled_minchiate, kernel_minchiate, kernel_piedicavallo
+    from tarocchi.bots.search import warm_up
 
     os.nice(niceness)
-    for name in GAMES:
-        game(name)
     import tarocchi.bots.hints  # noqa: F401  (the search behind the levels and the hints)
 
-    # the search's compiled playouts
-    compiled.warm_up(kernel_piedicavallo.COMPILED)
-    compiled_minchiate.warm_up(kernel_minchiate.COMPILED)
+    for name in GAMES:
+        warm_up(game(name))  # the search's compiled playouts
 
 
 def worker_ready() -> int:
