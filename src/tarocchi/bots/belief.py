@@ -129,6 +129,16 @@ def _place(
 
 
 @njit(cache=True)
+def _open(tight: np.ndarray, subsets: np.ndarray, count: np.ndarray, i: int, g: int) -> bool:
+    """Whether place i may still take a card of signature g: no subset of places whose
+    slack the card would use is already tight."""
+    for j in range(count[i, g]):
+        if tight[subsets[i, g, j]]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def _draw(
     seed: int,
     sizes_in: np.ndarray,
@@ -183,18 +193,10 @@ def _draw(
             y = int(r * (x + 1))
             order[x], order[y] = order[y], order[x]
         for x in range(m):
-            c = order[x]
             total = 0
             last = -1
             for i in range(n):
-                if not (g >> i & 1 and sizes[i]):
-                    continue
-                full = False
-                for j in range(count[i, g]):
-                    if tight[subsets[i, g, j]]:
-                        full = True
-                        break
-                if not full:
+                if g >> i & 1 and sizes[i] and _open(tight, subsets, count, i, g):
                     total += sizes[i]
                     last = i
             if last < 0:  # unreachable: the slack check keeps the deal completable
@@ -203,20 +205,12 @@ def _draw(
             rng, r = _next(rng)
             left = r * total
             for i in range(n):
-                if not (g >> i & 1 and sizes[i]):
-                    continue
-                full = False
-                for j in range(count[i, g]):
-                    if tight[subsets[i, g, j]]:
-                        full = True
+                if g >> i & 1 and sizes[i] and _open(tight, subsets, count, i, g):
+                    left -= sizes[i]
+                    if left < 0:
+                        pick = i
                         break
-                if full:
-                    continue
-                left -= sizes[i]
-                if left < 0:
-                    pick = i
-                    break
-            _place(out, sizes, slack, tight, subsets, count, pick, g, c)
+            _place(out, sizes, slack, tight, subsets, count, pick, g, order[x])
 
 
 class Plan:
