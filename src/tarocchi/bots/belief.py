@@ -132,7 +132,7 @@ def _place(
 def _open(tight: np.ndarray, subsets: np.ndarray, count: np.ndarray, i: int, g: int) -> bool:
     """Whether place i may still take a card of signature g: no subset of places whose
     slack the card would use is already tight."""
-    for j in range(count[i, g]):
+    for j in range(count[i, g]):  # noqa: SIM110 (numba compiles the loop, not a generator)
         if tight[subsets[i, g, j]]:
             return False
     return True
