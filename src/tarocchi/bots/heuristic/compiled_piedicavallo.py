@@ -434,18 +434,12 @@ class Players:
     def playout(self, pos: Any, record: bool = False) -> Outcome:
         """Play a kernel position (`kernel_piedicavallo.Pos`: its current trick may hold
         plays after the view's) of the deal to its end."""
-        hands, to_move, trick, won, discard = (
-            pos.hands,
-            pos.to_move,
-            pos.trick,
-            pos.won,
-            pos.discard,
-        )
         t = np.zeros(4, dtype=np.int64)
-        t[: len(trick)] = trick
+        t[: len(pos.trick)] = pos.trick
         ns, ew, won_ns, won_ew, owner, taker = _playout(
-            PARAMS, np.array(hands, dtype=np.int64), to_move, t, len(trick), self.dealer,
-            discard, self.voids, self.ledby, np.array(won, dtype=np.int64), _MOVES,
+            PARAMS, np.array(pos.hands, dtype=np.int64), pos.to_move, t, len(pos.trick),
+            self.dealer, pos.discard, self.voids, self.ledby, np.array(pos.won, dtype=np.int64),
+            _MOVES,
         )  # fmt: skip
         moves = recorded(_MOVES) if record else ()
         return Outcome((int(ns), int(ew)), (int(won_ns), int(won_ew)), owner, taker, moves)
