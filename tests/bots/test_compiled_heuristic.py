@@ -1,6 +1,6 @@
 """The compiled heuristic players are the heuristic bots, card for card.
 
-For Piedicavallo and Minchiate, `choose_in` must pick what `HeuristicBot.choose`
+For every game, `choose_in` must pick what `HeuristicBot.choose`
 picks at every trick-play decision of seeded deals; a playout with the compiled
 players must be, move for move, the heuristic bots playing through the rules,
 and score what the rules score; the players told of the seat's own play know
@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 
 from tarocchi.bots import make_bot
-from tarocchi.bots.heuristic import compiled_minchiate, compiled_piedicavallo
+from tarocchi.bots.heuristic import compiled_minchiate, compiled_ottocento, compiled_piedicavallo
 from tarocchi.bots.search import kernel
 from tarocchi.games import game
 from tarocchi.views import view
 
-GAMES = ["piedicavallo", "minchiate"]
+GAMES = ["piedicavallo", "ottocento", "minchiate"]
 MODULES = {"piedicavallo": compiled_piedicavallo, "minchiate": compiled_minchiate}
 
 
@@ -56,6 +56,8 @@ def choose_in(name: str, state: Any) -> int:
         k = kernel(name)
         assert k is not None
         return compiled_minchiate.choose_in(state, k.COMPILED)
+    if name == "ottocento":
+        return compiled_ottocento.choose_in(state)
     return compiled_piedicavallo.choose_in(state)
 
 
@@ -66,7 +68,8 @@ def in_play(name: str, states: list[Any]) -> list[Any]:
 
 
 @pytest.mark.parametrize(
-    ("name", "deals", "least"), [("piedicavallo", 120, 4000), ("minchiate", 40, 2500)]
+    ("name", "deals", "least"),
+    [("piedicavallo", 120, 4000), ("ottocento", 100, 4500), ("minchiate", 40, 2500)],
 )
 def test_choose_is_the_heuristic_bots_choice(name: str, deals: int, least: int) -> None:
     rules = game(name)
@@ -136,7 +139,7 @@ def test_players_after_a_card_know_what_it_showed(name: str) -> None:
 def test_replay_counts_the_plays_the_bots_would_not_make(name: str) -> None:
     k = kernel(name)
     assert k is not None
-    discard = (lambda s: s.discard) if name == "piedicavallo" else (lambda s: 0)
+    discard = (lambda s: 0) if name == "minchiate" else (lambda s: s.discard)
     swapped = 0
     for seed in range(30):
         states = heuristic_deal(name, seed)
@@ -185,9 +188,56 @@ def test_minchiate_players_know_every_card_shown_before_play() -> None:
             assert list(players.shown_once[s] & held) == list(players.shown[s])
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", MODULES)
 def test_params_follow_the_heuristic_bot(name: str) -> None:
     module = MODULES[name]
     assert np.all(module.params() == module.PARAMS)
     weights = module.scratch()[3]
     assert weights.shape[0] >= game(name).pack.size
+
+
+def test_ottocento_combinations_are_the_rules_tables() -> None:
+    """The compiled combination value is the rules' on random hands, piles and every
+    set, sequence and Grande of the seeded deals (rules §3)."""
+    from tarocchi.games.ottocento_combos import combination_value
+
+    rng = random.Random(3)
+    masks = [rng.getrandbits(62) & rng.getrandbits(62) for _ in range(3000)]
+    for seed in range(40):
+        masks.extend(game("ottocento").deal(seed).hands)
+    scored = 0
+    for m in masks:
+        assert compiled_ottocento.combo_value(m) == combination_value(m), m
+        scored += combination_value(m) > 0
+    assert scored > 1000
+
+
+@pytest.mark.parametrize("passing", [False, True])
+def test_ottocento_players_declare_as_the_heuristic_bot(
+    passing: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A playout from the first lead has every seat declare or pass as the heuristic bot
+    does, before its first card (rules §3), and scores the declarations as the rules do.
+    The bot declares every hand of these deals, so a second run makes it pass them all."""
+    from tarocchi.bots.heuristic import ottocento as heuristic_ottocento
+
+    if passing:
+        for module in (heuristic_ottocento, compiled_ottocento):
+            monkeypatch.setattr(module, "worth_declaring", lambda found: False)
+    rules = game("ottocento")
+    k = kernel("ottocento")
+    assert k is not None
+    want = k.PASS_ACTION if passing else compiled_ottocento.DECLARE_ACTION
+    asked = 0
+    for seed in range(30):
+        states = heuristic_deal("ottocento", seed)
+        first = next(s for s in states if rules.phase_name(s) in ("declare", "play"))
+        rest = rest_of_deal("ottocento", first)
+        moves: list[int] = []
+        players = k.heuristic_players(view(first, first.to_move))
+        value = k.seeded_playout(k.from_state(first), 0, 0.0, players, moves)
+        assert moves == [a for a, _ in rest]
+        assert value == k.result_totals(rules.result(rest[-1][1]))
+        assert {k.PASS_ACTION, compiled_ottocento.DECLARE_ACTION} & set(moves) <= {want}
+        asked += moves.count(want)
+    assert asked > 40

@@ -537,6 +537,10 @@ class OttocentoBelief(Belief):
                 return False  # the hand would have shown other cards for the same value
         return True
 
+    def discard(self, dealt: list[int]) -> int:
+        """Return the dealer's discard: sampled, unless this seat is the dealer."""
+        return dealt[3] if self.hidden_discard else self.view.private
+
     def build(self, dealt: list[int]) -> Any:
         """Return the Ottocento State of a deal."""
         oc, v = self.oc, self.view

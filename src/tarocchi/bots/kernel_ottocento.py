@@ -16,6 +16,7 @@ import random
 from typing import NamedTuple
 
 from tarocchi.bots import compiled
+from tarocchi.bots.heuristic.compiled_ottocento import Players
 from tarocchi.bots.kernel_common import Policy, beat_table, random_card
 from tarocchi.cards import BIT, iter_bits, popcount
 from tarocchi.games.base import Result
@@ -368,14 +369,27 @@ def playout(
 
 
 def seeded_playout(
-    pos: Pos, seed: int, eps: float = 0.0, policy: Policy = POLICY, moves: list[int] | None = None
+    pos: Pos,
+    seed: int,
+    eps: float = 0.0,
+    policy: Policy | Players = POLICY,
+    moves: list[int] | None = None,
 ) -> tuple[int, int]:
     """Play the deal to its end as `playout` does, compiled (`tarocchi.bots.compiled`): the
-    same players and declarations, with random moves (chance eps) fixed by the seed;
-    return the final (NS, EW) totals. The actions taken are appended to moves if given."""
+    same players and declarations, with random moves (chance eps) fixed by the seed; or,
+    given heuristic `Players`, with the compiled heuristic players (who make no random
+    moves and declare as the heuristic bot does). Return the final (NS, EW) totals; the
+    actions taken are appended to moves if given."""
     p = pos.to_move
     if p < 0:
         return totals(pos)
+    if isinstance(policy, Players):
+        if eps:
+            raise ValueError("the heuristic players make no random moves (eps must be 0)")
+        h = policy.playout(pos, moves is not None)
+        if moves is not None:
+            moves.extend(h.moves)
+        return score(h.piles, h.won[1], h.matto, h.last, h.declared, pos.dealer, pos.discard)
     declared = [pos.declared[0], pos.declared[1]]
     declaring = 0  # rules §3: in trick 1 every seat yet to decide declares what it holds
     if not pos.won[0] + pos.won[1]:
@@ -401,6 +415,11 @@ def seeded_playout(
         piles[out.owner & 1] |= MATTO_BIT  # rules §4: the Matto returns to its team
         matto = (out.owner, out.taker)
     return score(piles, out.won[1], matto, out.last, declared, pos.dealer, pos.discard)
+
+
+def heuristic_players(view: View) -> Players:
+    """Return the compiled heuristic players who know what the view's history shows."""
+    return Players(view)
 
 
 __all__ = ["PASS_ACTION", "Pos", "from_state", "legal", "play", "playout", "totals"]

@@ -4,9 +4,8 @@ It measures how good the fair bots are (the gap between `heuristic` and
 `oracle` that `search` closes) and never plays against or beside a person. The
 match runner hands it the full state (`sees_all`); every other bot gets a view.
 It runs the same search as `search` on the one true deal instead of sampled
-ones, with randomised playouts so that repeated playouts still differ (but in
-Piedicavallo and Minchiate, whose heuristic players play a deal the same way
-every time: one playout per action).
+ones. Its playout players, the heuristic bots compiled, play a deal the same way
+every time, so it plays one playout per action.
 """
 
 from __future__ import annotations
@@ -23,19 +22,15 @@ class OracleBot(SearchBot):
 
     name = "oracle"
     sees_all: ClassVar[bool] = True
-    # Piedicavallo's and Minchiate's: the normal level's heuristic players, whose playout of
-    # the true deal is the same every time, so one per legal action (against the heuristic,
+    # the normal level's heuristic players, whose playout of the true deal is the same
+    # every time, so one per legal action, every action (against the heuristic,
     # Piedicavallo, 500 pairs: +21.4 points per deal, where the greedy players seeing every
     # hand made +11.3; in Minchiate the greedy players' search, the heuristic's 8 best moves
     # with more time, made +0.29 resti over 250 pairs, weaker than normal's +0.36)
     settings: ClassVar[Settings | dict[str, Settings]] = {
-        "piedicavallo": replace(NORMAL["piedicavallo"], playouts=1, min_samples=1, seconds=2.0),
-        "ottocento": Settings(playouts=1500, seconds=2.0, eps=0.1),
-        "minchiate": replace(
-            NORMAL["minchiate"], playouts=1, min_samples=1, seconds=2.0, max_actions=0,
-            confidence=0.0,
-        ),
-    }  # fmt: skip
+        name: replace(cfg, playouts=1, min_samples=1, seconds=2.0, max_actions=0, confidence=0.0)
+        for name, cfg in NORMAL.items()
+    }
 
     def choose_state(self, state: Any) -> int:
         """Return the action with the best margin on the true deal."""

@@ -29,6 +29,7 @@ class Cards(NamedTuple):
     group: np.ndarray  # per group (the suits 0-3, the trumps 4): its mask within its word
     trumps: int  # the trumps' mask within their word
     trump_off: int  # the id of the first card of the trumps' word
+    matto: int  # the Matto's id
 
 
 def cards_of(pack: Pack, trump_off: int = 0) -> Cards:
@@ -47,6 +48,7 @@ def cards_of(pack: Pack, trump_off: int = 0) -> Cards:
         np.array([*suits, pack.trump_mask >> trump_off], dtype=np.int64),
         pack.trump_mask >> trump_off,
         trump_off,
+        pack.matto,
     )
 
 
@@ -96,6 +98,49 @@ def scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarra
         np.zeros(128, dtype=np.float64),
         np.empty((6, 4), dtype=np.int64),
     )
+
+
+@njit(cache=True)
+def legal(cards: Cards, hand: int, led: int) -> int:
+    """The cards of a one-word pack's hand that may be played to a trick of suit led (-1:
+    none yet): follow suit, else trump, else any card; the Matto always (Piedicavallo §3,
+    Ottocento §4)."""
+    if led < 0:
+        return hand
+    m = hand & cards.group[led]
+    if not m:
+        m = hand & cards.trumps
+    return m | (hand & (1 << cards.matto)) if m else hand
+
+
+@njit(cache=True)
+def play(
+    cards: Cards,
+    hands: np.ndarray,
+    p: int,
+    card: int,
+    ts: np.ndarray,
+    tc: np.ndarray,
+    n: int,
+    led: int,
+    voids: np.ndarray,
+) -> int:
+    """Take card from p's hand (a one-word pack's) into the trick's place n, marking the
+    void it reveals (a player who does not follow lacks the suit; one who neither follows
+    nor trumps lacks trumps too; the Matto reveals nothing); return the trick's led suit
+    after it."""
+    hands[p] ^= 1 << card
+    ts[n], tc[n] = p, card
+    if card == cards.matto:
+        return led
+    s = cards.suit_of[card]
+    if led < 0:
+        return s  # type: ignore[no-any-return]
+    if s != led:
+        voids[p] |= cards.group[led]
+        if s != TRUMPS:
+            voids[p] |= cards.trumps
+    return led
 
 
 @njit(cache=True)

@@ -23,7 +23,15 @@ from numba import njit
 
 from tarocchi.bots.compiled import _count, _low
 from tarocchi.bots.heuristic.common import higher_in_suit
-from tarocchi.bots.heuristic.compiled_common import best, cards_of, outlook, recorded, scratch
+from tarocchi.bots.heuristic.compiled_common import (
+    best,
+    cards_of,
+    legal,
+    outlook,
+    play,
+    recorded,
+    scratch,
+)
 from tarocchi.bots.heuristic.piedicavallo import HeuristicBot
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import FOOL, TRUMPS, popcount
@@ -181,17 +189,6 @@ def choose(
 
 
 @njit(cache=True)
-def _legal(hand: int, led: int) -> int:
-    """The cards of hand that may be played to a trick of suit led (-1: none yet): rules §3."""
-    if led < 0:
-        return hand
-    m = hand & _SUIT_MASK[led]
-    if not m:
-        m = hand & _TRUMPS_M
-    return m | (hand & _MATTO_BIT) if m else hand
-
-
-@njit(cache=True)
 def _beats(card: int, top: int) -> bool:
     """Whether card beats top, the card winning a trick (top -1: none yet)."""
     if top < 0:
@@ -200,34 +197,6 @@ def _beats(card: int, top: int) -> bool:
     if s == TRUMPS:
         return _SUIT_OF[top] != TRUMPS or card > top
     return s == _SUIT_OF[top] and card > top
-
-
-@njit(cache=True)
-def _play(
-    hands: np.ndarray,
-    p: int,
-    card: int,
-    tseats: np.ndarray,
-    tcards: np.ndarray,
-    n: int,
-    led: int,
-    voids: np.ndarray,
-) -> int:
-    """Take card from p's hand into the trick's place n, marking the void it reveals (a
-    player who does not follow lacks the suit; one who neither follows nor trumps lacks
-    trumps too; the Matto reveals nothing); return the trick's led suit after it."""
-    hands[p] ^= 1 << card
-    tseats[n], tcards[n] = p, card
-    if card == MATTO:
-        return led
-    s = _SUIT_OF[card]
-    if led < 0:
-        return s  # type: ignore[no-any-return]
-    if s != led:
-        voids[p] |= _SUIT_MASK[led]
-        if s != TRUMPS:
-            voids[p] |= _TRUMPS_M
-    return led
 
 
 @njit(cache=True)
@@ -277,14 +246,14 @@ def _playout(
     for i in range(n):
         seat = (p - n + i) & 3
         hands[seat] |= 1 << trick[i]  # _play takes it out again
-        led = _play(hands, seat, trick[i], tseats, tcards, i, led, voids)
+        led = play(_CARDS, hands, seat, trick[i], tseats, tcards, i, led, voids)
         if trick[i] == MATTO:
             owner = seat
     left = _count(hands[0] | hands[1] | hands[2] | hands[3])
     played = _FULL & ~(hands[0] | hands[1] | hands[2] | hands[3] | discard)
     k = 0
     while left:
-        legal_m = _legal(hands[p], led)
+        legal_m = legal(_CARDS, hands[p], led)
         if legal_m & (legal_m - 1) == 0:
             card = _low(legal_m)
         else:
@@ -297,7 +266,7 @@ def _playout(
         k += 1
         left -= 1
         played |= 1 << card
-        led = _play(hands, p, card, tseats, tcards, n, led, voids)
+        led = play(_CARDS, hands, p, card, tseats, tcards, n, led, voids)
         if card == MATTO:
             owner = p
         if n < 3:
@@ -347,7 +316,7 @@ def _replay(
     for i in range(len(cards)):
         p = seats[i]
         card = cards[i]
-        legal_m = _legal(hands[p], led)
+        legal_m = legal(_CARDS, hands[p], led)
         if p != skip and legal_m & (legal_m - 1):
             private = discard if p == dealer else 0
             want = choose(
@@ -360,7 +329,7 @@ def _replay(
                 else:
                     miss += 1
         played |= 1 << card
-        led = _play(hands, p, card, tseats, tcards, n, led, voids)
+        led = play(_CARDS, hands, p, card, tseats, tcards, n, led, voids)
         n += 1
         if n == 4:
             winner, first = _winner(tseats, tcards)

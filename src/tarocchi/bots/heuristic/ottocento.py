@@ -19,7 +19,7 @@ from tarocchi.bots.base import Bot
 from tarocchi.bots.inference import partner, unseen, void_masks
 from tarocchi.cards import BIT, FOOL, TRUMPS
 from tarocchi.games.ottocento import DECLARE_ACTION, LAST_TRICK_BONUS, PASS_ACTION
-from tarocchi.games.ottocento_combos import analyse, combination_value
+from tarocchi.games.ottocento_combos import Analysis, analyse, combination_value
 from tarocchi.packs.bolognese import MATTO, MOOR1, PACK
 from tarocchi.views import View
 
@@ -80,6 +80,16 @@ def p_holds_any(mask: int, pool: int, slots: int) -> float:
     for i in range(slots):
         none *= (pool - k - i) / (pool - i)
     return 1.0 - none
+
+
+def worth_declaring(found: Analysis) -> bool:
+    """Return whether a hand's combinations are worth more than what showing them reveals."""
+    # each revealed suit card helps the opponents aim at it or avoid it
+    shown_suit_cards = found.cards & ~TRUMP_MASK & ~MATTO_BIT
+    shown_trumps = found.cards & TRUMP_MASK
+    cost = REVEAL_SUIT_CARD * shown_suit_cards.bit_count()
+    cost += REVEAL_TRUMP * shown_trumps.bit_count()
+    return found.value > cost
 
 
 class Table:
@@ -230,13 +240,7 @@ class HeuristicBot(Bot):
     def declare(self, view: View) -> int:
         """Declare unless the points are worth less than what they reveal (rules §3: all or
         nothing; the shown cards tell the opponents where the honours lie)."""
-        found = analyse(view.hand)
-        shown_suit_cards = found.cards & ~TRUMP_MASK & ~MATTO_BIT
-        # each revealed suit card helps the opponents aim at it or avoid it
-        shown_trumps = found.cards & TRUMP_MASK
-        cost = REVEAL_SUIT_CARD * shown_suit_cards.bit_count()
-        cost += REVEAL_TRUMP * shown_trumps.bit_count()
-        return DECLARE_ACTION if found.value > cost else PASS_ACTION
+        return DECLARE_ACTION if worth_declaring(analyse(view.hand)) else PASS_ACTION
 
     # -- card play -----------------------------------------------------------------------------
     def play_value(self, table: Table, card: int) -> float:
