@@ -5,10 +5,12 @@ But the other players chose their cards from their hands: a deal in which the
 plays made so far are what a sensible player would have made is likelier than
 one in which they look like blunders. This module replays the history on each
 sampled deal (each seat's hand then: its sampled hand now plus the cards it has
-played since) with the game kernel's playout players that count cards (its
-compiled `replay`) and counts the plays they would have made differently. Each such play multiplies
-the deal's weight by a soft factor, never 0, so no deal the view allows becomes
-impossible (the model is crude: real players are not the playout players).
+played since) with the search's playout players, the compiled heuristic bots (or
+the kernel's greedy players that count cards, its compiled `replay`), and counts
+the plays they would have made differently. Each such play multiplies the deal's
+weight by a soft factor (the players' own FACTORS, else NEAR and MISS below),
+never 0, so no deal the view allows becomes impossible (the model is crude: real
+players are not the playout players).
 
 `Resampler` turns the uniform sampler into one from the weighted distribution by
 importance resampling: it draws several times the deals the search needs, in

@@ -125,8 +125,8 @@ NORMAL = {
     # +3.51..+6.77, where the greedy players seeing every hand made +2.43, +0.55..+4.31)
     "piedicavallo": Settings(playouts=1500, seconds=0.28, players="heuristic"),
     # Ottocento's playouts are played by the heuristic bot compiled too (against the
-    # heuristic, seeds 0-59: +161 points per deal, 95% CI +137..+186, where the greedy
-    # players counting cards made +109 over 500 pairs). It keeps the heuristic's choice
+    # heuristic, 500 pairs: +156 points per deal, 95% CI +147..+165, where the greedy
+    # players counting cards made +109). It keeps the heuristic's choice
     # unless it leads by 1.5 standard errors: the partner suite's hard cases are leads of a
     # few points that flip with the playouts' noise (44 of 48 with, 43 without)
     "ottocento": Settings(playouts=1200, seconds=0.28, players="heuristic", confidence=1.5),
@@ -143,30 +143,16 @@ NORMAL = {
         playouts=800, seconds=0.28, players="heuristic", max_actions=8, confidence=1.5
     ),
 }
-# The hard level differs in kind, not only in playouts (five times normal's bought nothing:
-# +0.16 points per deal over 500 Piedicavallo pairs, 95% CI -0.54..+0.86). It draws three
-# times the deals it searches and resamples them by how well they explain the plays so far
-# (`tarocchi.bots.likelihood`). Against normal in Piedicavallo (seeds from 0; "M [lo, hi]"
-# is the mean margin per deal and its 95% CI): this level +0.68 [-0.12, +1.47] over 500
-# pairs, not shown better; inference alone with 1,000 deals +1.68 [-0.98, +4.34] over
-# 47. Screened and left out: counting playout players (the `counting` setting) alone
-# +1.35 [-0.97, +3.67] over 52 pairs, with the inference -0.54 [-1.91, +0.84] over 164
-# (the inference alone, on the same seeds, led that by +2.1 +- 2.5). At most 500 deals a
-# decision keep the 95th percentile under 1.5 s (CPU time on this machine, the clock bound
-# lifted, a quarter of the decisions of heuristic deals: 353 ms in Piedicavallo, 969 in
-# Ottocento, 727 in Minchiate). Ottocento and Minchiate take the same recipe unscreened:
-# the inference places their hidden cards better too (see likelihood.py).
-HARD = {
-    name: replace(cfg, playouts=5 * cfg.playouts, seconds=1.4, max_samples=500, infer=3)
-    for name, cfg in NORMAL.items()
-}
-# Where the playouts are the heuristic players', the hard level replays the plays so far
-# with them, the model its playouts use, on normal's playouts (they cost four times the
-# greedy ones; so does every replay): in Piedicavallo, against the heuristic, seeds 0-99,
-# +8.13 points per deal (+6.55..+9.71), against normal +1.58 (-0.04..+3.20)
-for _name, _cfg in NORMAL.items():
-    if _cfg.players == "heuristic":
-        HARD[_name] = replace(_cfg, seconds=1.4, infer=3)
+# The hard level differs in kind, not in playouts (five times normal's bought nothing:
+# +0.16 points per deal over 500 Piedicavallo pairs, 95% CI -0.54..+0.86, greedy players).
+# It draws three times the deals it searches and resamples them by how well they explain
+# the plays so far (`tarocchi.bots.likelihood`), replayed by the heuristic players, the
+# model its playouts use (a replay costs about a playout). Against normal, 500 pairs:
+# Piedicavallo +1.17 points per deal (+0.51..+1.83), Ottocento +11.5 (+3.2..+19.8);
+# Minchiate -0.07 resti (-0.18..+0.04) over 148 pairs, not better. Screened and left out
+# (Piedicavallo, greedy players): the greedy players as the model of play, +0.68
+# [-0.12, +1.47] over 500 pairs; counting playout players +1.35 [-0.97, +3.67] over 52.
+HARD = {name: replace(cfg, seconds=1.4, infer=3) for name, cfg in NORMAL.items()}
 
 
 @dataclass(slots=True)

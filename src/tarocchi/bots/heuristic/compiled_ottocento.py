@@ -54,9 +54,7 @@ _ABOVE_MOORS = PACK.trump_mask & ~((1 << MOOR1) - 1)  # every Moor and every hig
 
 # the rules' combination tables (ottocento_combos), as arrays
 _SET_MASKS = np.array([m for _, m, _, _ in oc.SETS], dtype=np.int64)
-_SET_T = np.array(
-    [oc._TAROCCHI_T, oc._KINGS_T, oc._QUEENS_T, oc._KNIGHTS_T, oc._JACKS_T], dtype=np.int64
-)
+_SET_T = np.array([oc._set_table(v3, v4) for _, _, v3, v4 in oc.SETS], dtype=np.int64)
 _LONG = np.array(oc._LONG, dtype=np.int64)
 _ROUND = np.array(oc._ROUND, dtype=np.int64)
 _GROUP = np.array(oc._GROUP, dtype=np.int64)
