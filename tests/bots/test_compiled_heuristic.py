@@ -197,8 +197,8 @@ def test_params_follow_the_heuristic_bot(name: str) -> None:
 
 
 def test_ottocento_combinations_are_the_rules_tables() -> None:
-    """The compiled combination value is the rules' on random hands, piles and every
-    set, sequence and Grande of the seeded deals (rules §3)."""
+    """The compiled combination value is the rules' (rules §3) on random masks and on
+    every hand of 40 seeded deals."""
     from tarocchi.games.ottocento_combos import combination_value
 
     rng = random.Random(3)

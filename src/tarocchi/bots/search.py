@@ -2,9 +2,9 @@
 
 Each decision samples full deals consistent with the bot's view
 (`tarocchi.bots.belief`), so the bot never reads a hidden card, and plays them
-out with the game's raw-int kernel (`tarocchi.bots.kernel_<game>`), whose greedy
-playout policy makes every playout a plausible deal rather than a random one. The
-levels' playouts are played by the game's heuristic bot itself, compiled
+out with the game's raw-int kernel (`tarocchi.bots.kernel_<game>`), whose players
+make every playout a plausible deal rather than a random one. The levels'
+playouts are played by the game's heuristic bot itself, compiled
 (`tarocchi.bots.heuristic.compiled_<game>`): each of the four players judges from
 what its own seat may know of the sampled deal, as real players do, rather than
 from every hand; those playouts made the search about twice as strong against the
@@ -29,9 +29,9 @@ points per deal (95% CI -0.9..+4.3), ISMCTS -2.7 (-5.2..-0.1); at an equal
 
 The hard level weighs the sampled deals (`tarocchi.bots.likelihood`): it replays
 the plays so far on each deal with the playout players (the heuristic players)
-and resamples the
-deals by how many of those plays the players would have made differently, so
-its deals look like the hands the other players have shown by their play.
+and resamples the deals by how many of those plays the players would have made
+differently, so its deals look like the hands the other players have shown by
+their play.
 
 Setup decisions a kernel can play out (the dealer's two-card discard in
 Piedicavallo and Ottocento) are searched as whole lines, the heuristic bot's
@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import random
 import time
 from dataclasses import dataclass, field, replace
 from types import ModuleType
@@ -70,8 +71,9 @@ def kernel(game_name: str) -> ModuleType | None:
 
 
 def warm_up(rules: TrickGame) -> None:
-    """Compile a game's playouts and replays now (or load them from numba's cache), on its
-    deal of seed 0, so that no player waits seconds for the compiler at its first move."""
+    """Compile a game's deal sampler, playouts and replays now (or load them from numba's
+    cache), on its deal of seed 0, so that no player waits seconds for the compiler at its
+    first move."""
     k = kernel(rules.name)
     if k is None:
         return
@@ -82,13 +84,11 @@ def warm_up(rules: TrickGame) -> None:
     state = rules.deal(0)
     while rules.phase_name(state) != "play":
         state = rules.apply(state, bot.choose(view(state, state.to_move)))
-    pos = k.from_state(state)
-    for policy in (k.POLICY, k.COUNTING):
-        k.seeded_playout(pos, 0, 0.1, policy)
-    if hasattr(k, "heuristic_players"):
-        players = k.heuristic_players(view(state, state.to_move))
-        k.seeded_playout(pos, 0, 0.0, players)
-        players.replay(state.hands, 0)
+    belief(view(state, state.to_move)).sample(random.Random(0))
+    # the levels' players only: the greedy ones serve ISMCTS and experiments
+    players = k.heuristic_players(view(state, state.to_move))
+    k.seeded_playout(k.from_state(state), 0, 0.0, players)
+    players.replay(state.hands, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,9 +126,9 @@ NORMAL = {
     "piedicavallo": Settings(playouts=1500, seconds=0.28, players="heuristic"),
     # Ottocento's playouts are played by the heuristic bot compiled too (against the
     # heuristic, 500 pairs: +156 points per deal, 95% CI +147..+165, where the greedy
-    # players counting cards made +109). It keeps the heuristic's choice
-    # unless it leads by 1.5 standard errors: the partner suite's hard cases are leads of a
-    # few points that flip with the playouts' noise (44 of 48 with, 43 without)
+    # players counting cards made +109). It keeps the heuristic's choice unless it leads by
+    # 1.5 standard errors: the partner suite's hard cases are leads of a few points that
+    # flip with the playouts' noise (44 of 48 with, 43 without)
     "ottocento": Settings(playouts=1200, seconds=0.28, players="heuristic", confidence=1.5),
     # Minchiate's playouts are long (21 tricks) and the hands wide: the search tries only the
     # heuristic bot's 8 best moves, with more deals each (80 pairs against the heuristic:
