@@ -332,3 +332,41 @@ def test_ottocento_declarer_shows_exactly_the_declared_cards() -> None:
                 assert e.seat is not None
                 hand = d.hands[e.seat] | played_by(v)[e.seat]
                 assert analyse(hand).cards == e.cards
+
+
+REPLAYS = {
+    "piedicavallo": replay_piedicavallo,
+    "ottocento": replay_ottocento,
+    "minchiate": replay_minchiate,
+}
+
+
+@pytest.mark.parametrize("name", sorted(REPLAYS))
+def test_swapped_deals_never_contradict_the_view(name: str) -> None:
+    """`neighbour` (the step of the hard level's chains) swaps two hidden cards between
+    places that allow them and keeps every rule `accept` checks: a walk of swaps from a
+    sampled deal stays consistent with the view, as the sampled deal itself is."""
+    rules = game(name)
+    rng = random.Random(13)
+    checked = swapped = 0
+    for state, seat in positions(name, 12, 7, seed=40):
+        if rules.phase_name(state) != "play":
+            continue
+        v = view(state, seat)
+        known = belief(v)
+        dealt = known.deal(rng)
+        for _ in range(12):
+            new = known.neighbour(dealt, rng)
+            if new is not None:
+                assert new != dealt
+                dealt = new
+                swapped += 1
+        d = known.build(dealt)
+        assert view(d, seat) == v
+        voids = void_masks(v)
+        for s in range(4):
+            assert not d.hands[s] & voids[s]
+        assert view(REPLAYS[name](v, d), seat) == v
+        checked += 1
+    assert checked > 150
+    assert swapped > 5 * checked

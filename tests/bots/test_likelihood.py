@@ -1,18 +1,21 @@
-"""Policy-based inference: the replay of past plays and the weighted resampling."""
+"""Policy-based inference: the replay of past plays and the chains that sample by it."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
 import pytest
 
 from tarocchi.bots import make_bot
-from tarocchi.bots.belief import belief
-from tarocchi.bots.likelihood import Replay, Resampler
+from tarocchi.bots.belief import Belief, belief
+from tarocchi.bots.inference import unseen
+from tarocchi.bots.likelihood import Chains, Replay
 from tarocchi.bots.search import kernel
+from tarocchi.cards import bits
 from tarocchi.games import game
-from tarocchi.views import view
+from tarocchi.views import View, view
 from tests.bots.test_search import to_play_phase
 
 REPLAY_GAMES = ["piedicavallo", "ottocento", "minchiate"]
@@ -74,27 +77,43 @@ def test_weights_never_rule_out_a_deal_the_view_allows(name: str) -> None:
             step += 1
 
 
-def test_resampler_follows_the_weights() -> None:
-    pool = iter(range(1000))
-    rs = Resampler(lambda: next(pool), lambda d: 3.0 if d < 8 else 1.0, random.Random(0), 2, 8)
-    got = [rs() for _ in range(8)]
-    assert set(got) <= set(range(16))  # one block: twice 8 deals drawn, 8 kept
-    assert sum(1 for d in got if d < 8) == 6  # three quarters of the weight: 6 of 8
+def chain_position() -> tuple[View, Belief]:
+    """A Piedicavallo position after two tricks (South to move) and its belief."""
+    rules = game("piedicavallo")
+    state = to_play_phase("piedicavallo", 4)
+    bots = [make_bot("heuristic", rules, s) for s in range(4)]
+    while len(state.tricks) < 2 or state.to_move != 0:
+        state = rules.apply(state, bots[state.to_move].choose(view(state, state.to_move)))
+    v = view(state, 0)
+    return v, belief(v)
 
 
-def test_resampler_is_deterministic_given_its_seed() -> None:
-    def run() -> list[int]:
+def test_chains_follow_the_weights() -> None:
+    """Deals where one hidden card lies in West's hand weigh 8 times the others: the chains
+    put it there as often as the weighted distribution does (from the uniform chance p,
+    8p / (8p + 1 - p)), far more often than the uniform sampler."""
+    v, known = chain_position()
+    rng = random.Random(3)
+    card = max(bits(unseen(v)))
+    draws = 4000
+    p = sum(known.deal(rng)[0] >> card & 1 for _ in range(draws)) / draws
+    weighted = 8 * p / (8 * p + 1 - p)
+    chains = Chains(known, lambda d: math.log(8) if d[0] >> card & 1 else 0.0, rng, steps=4)
+    got = sum(chains().hands[1] >> card & 1 for _ in range(draws)) / draws
+    assert abs(got - weighted) < 0.06
+    assert got > p + 0.25
+
+
+def test_chains_are_deterministic_given_their_seed() -> None:
+    v, known = chain_position()
+    replay = Replay(v, kernel("piedicavallo"))
+
+    def run() -> list[tuple[int, ...]]:
         rng = random.Random(5)
-        rs = Resampler(lambda: rng.randrange(100), lambda d: 1.0 + d % 7, rng, 3, 16)
-        return [rs() for _ in range(40)]
+        chains = Chains(known, lambda d: replay.log_weight(known.hands(d)), rng, steps=3)
+        return [chains().hands for _ in range(40)]
 
     assert run() == run()
-
-
-def test_resampler_keeps_an_all_but_one_unlikely_pool() -> None:
-    pool = iter(range(1000))
-    rs = Resampler(lambda: next(pool), lambda d: 1.0 if d == 5 else 1e-300, random.Random(1), 2, 4)
-    assert [rs() for _ in range(4)] == [5, 5, 5, 5]
 
 
 def test_hard_level_decides_mid_deal_deterministically() -> None:

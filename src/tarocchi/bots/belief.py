@@ -222,6 +222,7 @@ class Plan:
         "cards",
         "n",
         "out",
+        "signature",
         "sigs",
         "sizes",
         "slack",
@@ -288,6 +289,8 @@ class Plan:
         self.cards = np.array([c for g in order for c in groups[g]], dtype=np.int64)
         words = max(self.cards, default=0) // WORD + 1
         self.out = np.zeros((n, words), dtype=np.int64)
+        # each card's signature, for the swaps of `Belief.neighbour`
+        self.signature = {c: g for g, cs in groups.items() for c in cs}
 
     def draw(self, rng: random.Random) -> list[int]:
         """Return each place's cards in a random deal: each card goes to a place that can
@@ -372,6 +375,35 @@ class Belief:
     def accept(self, dealt: list[int]) -> bool:
         """Return False to redraw a deal that breaks a rule the places cannot express."""
         return True
+
+    def neighbour(self, dealt: list[int], rng: random.Random) -> list[int] | None:
+        """Return a deal of `deal` with two hidden cards of different places swapped, or
+        None when the places or a whole-deal rule forbid the swap tried. The proposal is
+        symmetric (a pair is as likely to be tried from either deal), as Metropolis-Hastings
+        needs (`tarocchi.bots.likelihood.Chains`)."""
+        plan = self._plan
+        assert plan is not None, "deal() first"
+        hidden = 0
+        for m in dealt:
+            hidden |= m
+        cards = bits(hidden)
+        if not cards:
+            return None
+        a = cards[rng.randrange(len(cards))]
+        i = next(k for k, m in enumerate(dealt) if m >> a & 1)
+        rest = bits(hidden & ~dealt[i])
+        if not rest:
+            return None
+        b = rest[rng.randrange(len(rest))]
+        j = next(k for k, m in enumerate(dealt) if m >> b & 1)
+        sig = plan.signature
+        if not (sig[a] >> j & 1 and sig[b] >> i & 1):
+            return None
+        out = list(dealt)
+        both = BIT[a] | BIT[b]
+        out[i] ^= both
+        out[j] ^= both
+        return out if self.accept(out) else None
 
     def hands(self, dealt: list[int]) -> tuple[int, int, int, int]:
         """Return the four hands of a deal: the seat's own, the others' sampled and fixed."""

@@ -12,13 +12,14 @@ weight by a soft factor (the players' own FACTORS, else NEAR and MISS below),
 never 0, so no deal the view allows becomes impossible (the model is crude: real
 players are not the playout players).
 
-`Resampler` turns the uniform sampler into one from the weighted distribution by
-importance resampling: it draws several times the deals the search needs, in
-blocks, and resamples each block in proportion to the weights.
+`Chains` turns the uniform sampler into one from the weighted distribution by
+Metropolis-Hastings: chains of deals, each step a swap of two hidden cards kept by
+the ratio of the weights.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from types import ModuleType
@@ -26,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from tarocchi.bots.belief import Belief
 from tarocchi.views import View
 
 # The factor a deal's weight takes for each past play the playout players would have made
@@ -44,6 +46,9 @@ from tarocchi.views import View
 # from
 NEAR = 0.2
 MISS = 0.5
+# Chains walked side by side, and the steps each takes before its first deal is searched
+CHAINS = 16
+BURN = 60
 
 
 class Replay:
@@ -83,55 +88,65 @@ class Replay:
 
     def weight(self, hands: tuple[int, int, int, int], discard: int = 0) -> float:
         """Return a deal's weight (1: every play as the players would have made it)."""
+        return math.exp(self.log_weight(hands, discard))
+
+    def log_weight(self, hands: tuple[int, int, int, int], discard: int = 0) -> float:
+        """Return the log of a deal's weight (0: every play as the players would have made
+        it); logs, because a long history of sharp factors underflows a float."""
         near, miss = self.counts(hands, discard)
         f_near, f_miss = getattr(self.players, "FACTORS", (NEAR, MISS))
-        return float(f_near**near * f_miss**miss)
+        return near * math.log(f_near) + miss * math.log(f_miss)
 
 
-class Resampler:
-    """Draws deals from the weighted distribution by importance resampling in blocks."""
+class Chains:
+    """Draws deals from the weighted distribution by Metropolis-Hastings.
+
+    A few chains walk over the deals the view allows, one swap of two hidden cards at
+    a time (`Belief.neighbour`), each swap kept with chance min(1, weight ratio). Each
+    chain starts from a uniform deal and takes `burn` steps before its first deal is
+    used; the chains then take turns, `steps` steps between two deals. Unlike resampling
+    a pool by its weights, which keeps a few copies of its likeliest deals when the
+    weights are sharp, the chains keep finding new deals that explain the plays."""
 
     def __init__(
         self,
-        draw: Callable[[], Any],
-        weight: Callable[[Any], float],
+        known: Belief,
+        log_weight: Callable[[list[int]], float],
         rng: random.Random,
-        factor: int,
-        block: int = 64,
-        build: Callable[[Any], Any] | None = None,
+        steps: int,
+        chains: int = CHAINS,
+        burn: int = BURN,
     ) -> None:
-        """Resample what draw() returns by weight(); build (if given) turns a kept draw into
-        the deal returned, so that the deals left out are never built."""
-        self.draw = draw
-        self.weight = weight
-        self.build = build
+        self.known = known
+        self.log_weight = log_weight
         self.rng = rng
-        self.factor = factor
-        self.block = block
-        self.queue: list[Any] = []
+        self.steps = steps
+        self.burn = burn
+        self.chains: list[tuple[list[int], float]] = []
+        self.size = chains
+        self.turn = 0
+
+    def walk(self, dealt: list[int], lw: float, steps: int) -> tuple[list[int], float]:
+        """Return the chain's deal and log-weight after steps proposals."""
+        rng, known = self.rng, self.known
+        for _ in range(steps):
+            new = known.neighbour(dealt, rng)
+            if new is None:
+                continue
+            lw_new = self.log_weight(new)
+            if lw_new >= lw or rng.random() < math.exp(lw_new - lw):
+                dealt, lw = new, lw_new
+        return dealt, lw
 
     def __call__(self) -> Any:
-        """Return the next deal."""
-        if not self.queue:
-            self.queue = self._refill()
-        got = self.queue.pop()
-        return got if self.build is None else self.build(got)
-
-    def _refill(self) -> list[Any]:
-        """Draw factor x block deals and keep block of them, by systematic resampling."""
-        pool = [self.draw() for _ in range(self.factor * self.block)]
-        weights = [self.weight(d) for d in pool]
-        total = sum(weights)
-        step = total / self.block
-        x = self.rng.random() * step
-        out: list[Any] = []
-        acc = 0.0
-        for d, w in zip(pool, weights, strict=True):
-            acc += w
-            while x < acc and len(out) < self.block:
-                out.append(d)
-                x += step
-        while len(out) < self.block:  # rounding at the very end
-            out.append(pool[-1])
-        self.rng.shuffle(out)
-        return out
+        """Return the next deal, built into the rules' State."""
+        if len(self.chains) < self.size:
+            dealt = self.known.deal(self.rng)
+            got = self.walk(dealt, self.log_weight(dealt), self.burn)
+            self.chains.append(got)
+        else:
+            dealt, lw = self.chains[self.turn]
+            got = self.walk(dealt, lw, self.steps)
+            self.chains[self.turn] = got
+            self.turn = (self.turn + 1) % self.size
+        return self.known.build(got[0])

@@ -52,7 +52,7 @@ from typing import Any, ClassVar
 
 from tarocchi.bots.base import Bot
 from tarocchi.bots.belief import belief
-from tarocchi.bots.likelihood import Replay, Resampler
+from tarocchi.bots.likelihood import Chains, Replay
 from tarocchi.cards import bits
 from tarocchi.games.base import TrickGame
 from tarocchi.views import View
@@ -107,8 +107,9 @@ class Settings:
     # the sampled deal), "counting" (the same, knowing only which cards are out, not where)
     # or "heuristic" (the game's heuristic bot compiled, judging from its own seat's view)
     players: str = "seeing"
-    # draw this many times the deals searched and resample them by how well they explain
-    # the plays so far (`tarocchi.bots.likelihood`; 0: every allowed deal alike)
+    # sample deals by how well they explain the plays so far, by Metropolis-Hastings with
+    # this many steps between two deals searched (`tarocchi.bots.likelihood.Chains`; 0:
+    # every allowed deal alike)
     infer: int = 0
     max_actions: int = 0  # search only this many actions, the heuristic's best (0: all)
     # leave the heuristic bot's choice only for an action whose paired lead over it (the
@@ -145,14 +146,13 @@ NORMAL = {
 }
 # The hard level differs in kind, not in playouts (five times normal's bought nothing:
 # +0.16 points per deal over 500 Piedicavallo pairs, 95% CI -0.54..+0.86, greedy players).
-# It draws three times the deals it searches and resamples them by how well they explain
-# the plays so far (`tarocchi.bots.likelihood`), replayed by the heuristic players, the
-# model its playouts use (a replay costs about a playout). Against normal, 500 pairs:
-# Piedicavallo +1.17 points per deal (+0.51..+1.83), Ottocento +11.5 (+3.2..+19.8);
-# Minchiate -0.07 resti (-0.18..+0.04) over 148 pairs, not better. Screened and left out
-# (Piedicavallo, greedy players): the greedy players as the model of play, +0.68
-# [-0.12, +1.47] over 500 pairs; counting playout players +1.35 [-0.97, +3.67] over 52.
-HARD = {name: replace(cfg, seconds=1.4, infer=3) for name, cfg in NORMAL.items()}
+# It samples its deals by how well they explain the plays so far (`tarocchi.bots.likelihood`),
+# replayed by the heuristic players, the model its playouts use: chains of swaps, 8 steps
+# between two deals searched. Against the heuristic, Piedicavallo seeds 0-99: +9.58
+# points per deal where resampling three times the draws by the same model made +6.90
+# (paired, +2.68, 95% CI +1.10..+4.26); 300 steps of burn-in, twice the steps between
+# deals, or twice the playouts on top screened no better (27 to 80 pairs each)
+HARD = {name: replace(cfg, seconds=1.4, infer=8) for name, cfg in NORMAL.items()}
 
 
 @dataclass(slots=True)
@@ -268,14 +268,13 @@ class SearchBot(Bot):
             return self.search_lines(draw, view, lines)
         if self.cfg.infer and (view.tricks or view.trick):
             replay = Replay(view, k, self.policy(view))
-            resample = Resampler(
-                lambda: known.deal(self.rng),
-                lambda dealt: replay.weight(known.hands(dealt), known.discard(dealt)),
+            chains = Chains(
+                known,
+                lambda dealt: replay.log_weight(known.hands(dealt), known.discard(dealt)),
                 self.rng,
                 self.cfg.infer,
-                build=known.build,
             )
-            return self.search_classes(resample, view)
+            return self.search_classes(chains, view)
         return self.search_classes(draw, view)
 
     def search_classes(self, draw: Any, view: View) -> dict[int, Stat]:

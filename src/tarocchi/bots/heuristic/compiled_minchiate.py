@@ -22,7 +22,14 @@ from numba import njit
 from tarocchi.bots.compiled import _count, _low
 from tarocchi.bots.compiled_minchiate import LOW, SPLIT, Tables, _lay, _legal, _take
 from tarocchi.bots.heuristic.common import higher_in_suit
-from tarocchi.bots.heuristic.compiled_common import best, cards_of, outlook, recorded, scratch
+from tarocchi.bots.heuristic.compiled_common import (
+    FACTORS,
+    best,
+    cards_of,
+    outlook,
+    recorded,
+    scratch,
+)
 from tarocchi.bots.heuristic.minchiate import HeuristicBot, fola_cards
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import FOOL, TRUMPS
@@ -401,9 +408,7 @@ class Players:
     Fola, the cards shown in each hand, the voids revealed) and its own cards in the deal."""
 
     __slots__ = ("fola", "plays", "seat", "shown", "shown_once", "tables", "trick", "voids")
-    # the weight a sampled deal takes per past play these players would have made otherwise
-    # (likelihood.Replay): with a card of the same suit and points, with any other
-    FACTORS = (0.2, 0.3)
+    FACTORS = FACTORS  # the replay's weights (compiled_common.FACTORS)
 
     def __init__(self, v: View, tables: Tables) -> None:
         self.tables = tables  # the kernel's (compiled_minchiate.Tables): legality, scoring

@@ -24,6 +24,7 @@ from numba import njit
 from tarocchi.bots.compiled import _count, _low
 from tarocchi.bots.heuristic.common import higher_in_suit
 from tarocchi.bots.heuristic.compiled_common import (
+    FACTORS,
     best,
     cards_of,
     legal,
@@ -358,12 +359,7 @@ class Players:
     (the voids it revealed, the suits each seat led) and its own cards in the deal."""
 
     __slots__ = ("dealer", "ledby", "plays", "seat", "trick", "voids")
-    # the weight a sampled deal takes per past play these players would have made otherwise
-    # (likelihood.Replay): with a card of the same suit and points, with any other. Real
-    # players follow them more closely than the greedy players (likelihood.NEAR, MISS), so
-    # a miss weighs more; 0.1 / 0.1 with five times the draws did no better in the arena
-    # (hard against the heuristic, 32 Piedicavallo pairs: -0.06 points per deal, +- 3.8)
-    FACTORS = (0.2, 0.3)
+    FACTORS = FACTORS  # the replay's weights (compiled_common.FACTORS)
 
     def __init__(self, view: View) -> None:
         self.seat = view.seat
