@@ -377,7 +377,7 @@ class Belief:
         return True
 
     def neighbour(self, dealt: list[int], rng: random.Random) -> list[int] | None:
-        """Return a deal of `deal` with two hidden cards of different places swapped, or
+        """Return dealt with two hidden cards of different places swapped, or
         None when the places or a whole-deal rule forbid the swap tried. The proposal is
         symmetric (a pair is as likely to be tried from either deal), as Metropolis-Hastings
         needs (`tarocchi.bots.likelihood.Chains`)."""

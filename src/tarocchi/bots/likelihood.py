@@ -8,9 +8,9 @@ sampled deal (each seat's hand then: its sampled hand now plus the cards it has
 played since) with the search's playout players, the compiled heuristic bots (or
 the kernel's greedy players that count cards, its compiled `replay`), and counts
 the plays they would have made differently. Each such play multiplies the deal's
-weight by a soft factor (the players' own FACTORS, else NEAR and MISS below),
-never 0, so no deal the view allows becomes impossible (the model is crude: real
-players are not the playout players).
+weight by a factor (the heuristic players' `compiled_common.FACTORS`, the greedy
+players' NEAR and MISS below), never 0, so no deal the view allows becomes
+impossible (the model is crude: real players are not the playout players).
 
 `Chains` turns the uniform sampler into one from the weighted distribution by
 Metropolis-Hastings: chains of deals, each step a swap of two hidden cards kept by
@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from tarocchi.bots.belief import Belief
+from tarocchi.bots.heuristic.compiled_common import FACTORS
 from tarocchi.views import View
 
 # The factor a deal's weight takes for each past play the playout players would have made
@@ -94,7 +95,7 @@ class Replay:
         """Return the log of a deal's weight (0: every play as the players would have made
         it); logs, because a long history of sharp factors underflows a float."""
         near, miss = self.counts(hands, discard)
-        f_near, f_miss = getattr(self.players, "FACTORS", (NEAR, MISS))
+        f_near, f_miss = (NEAR, MISS) if self.players is None else FACTORS
         return near * math.log(f_near) + miss * math.log(f_miss)
 
 

@@ -23,7 +23,6 @@ from tarocchi.bots.compiled import _count, _low
 from tarocchi.bots.compiled_minchiate import LOW, SPLIT, Tables, _lay, _legal, _take
 from tarocchi.bots.heuristic.common import higher_in_suit
 from tarocchi.bots.heuristic.compiled_common import (
-    FACTORS,
     best,
     cards_of,
     outlook,
@@ -408,7 +407,6 @@ class Players:
     Fola, the cards shown in each hand, the voids revealed) and its own cards in the deal."""
 
     __slots__ = ("fola", "plays", "seat", "shown", "shown_once", "tables", "trick", "voids")
-    FACTORS = FACTORS  # the replay's weights (compiled_common.FACTORS)
 
     def __init__(self, v: View, tables: Tables) -> None:
         self.tables = tables  # the kernel's (compiled_minchiate.Tables): legality, scoring

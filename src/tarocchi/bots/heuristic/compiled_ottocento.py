@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from tarocchi.bots.compiled import _count, _low
-from tarocchi.bots.heuristic.compiled_common import FACTORS, cards_of, legal, play, recorded
+from tarocchi.bots.heuristic.compiled_common import cards_of, legal, play, recorded
 from tarocchi.bots.heuristic.ottocento import (
     FUTURE_CARD,
     MATTO_RESERVE,
@@ -486,7 +486,6 @@ class Players:
     cards in the deal."""
 
     __slots__ = ("dealer", "decl", "lastled", "plays", "seat", "trick", "voids")
-    FACTORS = FACTORS  # the replay's weights (compiled_common.FACTORS)
 
     def __init__(self, view: View) -> None:
         self.seat = view.seat

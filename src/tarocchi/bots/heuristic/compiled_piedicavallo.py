@@ -24,7 +24,6 @@ from numba import njit
 from tarocchi.bots.compiled import _count, _low
 from tarocchi.bots.heuristic.common import higher_in_suit
 from tarocchi.bots.heuristic.compiled_common import (
-    FACTORS,
     best,
     cards_of,
     legal,
@@ -359,7 +358,6 @@ class Players:
     (the voids it revealed, the suits each seat led) and its own cards in the deal."""
 
     __slots__ = ("dealer", "ledby", "plays", "seat", "trick", "voids")
-    FACTORS = FACTORS  # the replay's weights (compiled_common.FACTORS)
 
     def __init__(self, view: View) -> None:
         self.seat = view.seat
