@@ -151,7 +151,13 @@ NORMAL = {
 # between two deals searched. Against the heuristic, 500 Piedicavallo pairs: +8.04 points
 # per deal (95% CI +7.28..+8.79) where resampling three times the draws by the same model
 # made +6.84 (paired, +1.19, +0.42..+1.97); 300 steps of burn-in, twice the steps between
-# deals, or twice the playouts on top screened no better (27 to 80 pairs each)
+# deals, or twice the playouts on top screened no better (27 to 80 pairs each). Nor did a
+# closer posterior (1000 steps of burn-in, the opponents' factors 1e-4: the mean log-chance
+# of the true places -0.862 against -0.902 on 60 positions; 24 pairs, -1.5, -4.3..+1.3), or
+# keeping the heuristic's choice unless led by 1.5 standard errors (90 pairs, +0.3,
+# -1.1..+1.7). What it lacks is the hidden cards themselves: shown its partner's hand it
+# makes +16.4 against the heuristic (51 pairs, where it made +9.4), shown the opponents'
+# +22.5 (60 pairs), the oracle's margin
 HARD = {name: replace(cfg, seconds=1.4, infer=8) for name, cfg in NORMAL.items()}
 
 
