@@ -272,12 +272,18 @@ def describe_hints(v: View, tr: Translator) -> str:
     """Return the search's ranking of the human's choices, with values and reasons."""
     from tarocchi.bots.hints import suggest
 
+    hints = suggest(v)[:5]
+    # the search plays out only the trick play and the dealer's discard; the other setup
+    # decisions are ranked by the heuristic bot alone, without a value to show
+    valued = any(h.value is not None for h in hints)
     lines = [
         tr.gettext(
             "Hint, best first (estimated final margin for your team; type a code to play it):"
         )
+        if valued
+        else tr.gettext("Hint, best first (type a code to play it):")
     ]
-    for h in suggest(v)[:5]:
+    for h in hints:
         value = "" if h.value is None else f"{h.value:+.1f}"
         lines.append(f"  - {h.code:8} {value:>7}  {tr.text(h.reason)}")
     return "\n".join(lines)

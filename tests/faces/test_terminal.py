@@ -99,3 +99,21 @@ def test_the_discard_is_never_printed_before_the_end() -> None:
         assert len(discard) == 2
         words = set(before_end.replace("[", " ").replace("]", " ").split())
         assert not words & set(discard), seed
+
+
+def test_hints_claim_an_estimate_only_when_they_show_one() -> None:
+    # Ottocento seed 7: South's first decision is the declaration, which the search leaves
+    # to the heuristic bot (no values); its first card is searched (values)
+    _, text = run("ottocento", 7, ["?", "PASS", "?", "quit"])
+    heads = [line for line in text.splitlines() if line.startswith("Hint, best first")]
+    assert heads == [
+        "Hint, best first (type a code to play it):",
+        "Hint, best first (estimated final margin for your team; type a code to play it):",
+    ]
+    declare, play = (
+        [line.split()[2] for line in part.split("\n>")[0].splitlines() if line.startswith("  - ")]
+        for part in text.split("Hint, best first")[1:3]
+    )
+    assert declare == ["declare:", "pass:"] or declare == ["pass:", "declare:"]
+    margins = [float(value) for value in play]  # each card's line shows a margin
+    assert margins == sorted(margins, reverse=True) and len(margins) > 1
