@@ -269,7 +269,8 @@ def prompt_title(v: View, tr: Translator) -> str:
 
 
 def describe_hints(v: View, tr: Translator) -> str:
-    """Return the search's ranking of the human's choices, with values and reasons."""
+    """Return the search's ranking of the human's choices, with reasons and, where the
+    search played them out, values."""
     from tarocchi.bots.hints import suggest
 
     hints = suggest(v)[:5]

@@ -114,6 +114,6 @@ def test_hints_claim_an_estimate_only_when_they_show_one() -> None:
         [line.split()[2] for line in part.split("\n>")[0].splitlines() if line.startswith("  - ")]
         for part in text.split("Hint, best first")[1:3]
     )
-    assert declare == ["declare:", "pass:"] or declare == ["pass:", "declare:"]
+    assert sorted(declare) == ["declare:", "pass:"]  # reasons where a margin would stand
     margins = [float(value) for value in play]  # each card's line shows a margin
     assert margins == sorted(margins, reverse=True) and len(margins) > 1
