@@ -20,6 +20,7 @@ from tarocchi.bots import make_bot
 from tarocchi.bots.heuristic import compiled_minchiate, compiled_ottocento, compiled_piedicavallo
 from tarocchi.bots.search import kernel
 from tarocchi.games import game
+from tarocchi.games.ottocento import DECLARE_ACTION, PASS_ACTION
 from tarocchi.views import view
 
 GAMES = ["piedicavallo", "ottocento", "minchiate"]
@@ -53,9 +54,7 @@ def rest_of_deal(name: str, state: Any) -> list[tuple[int, Any]]:
 def choose_in(name: str, state: Any) -> int:
     """Return the compiled heuristic's card in a rules state."""
     if name == "minchiate":
-        k = kernel(name)
-        assert k is not None
-        return compiled_minchiate.choose_in(state, k.COMPILED)
+        return compiled_minchiate.choose_in(state)
     if name == "ottocento":
         return compiled_ottocento.choose_in(state)
     return compiled_piedicavallo.choose_in(state)
@@ -96,7 +95,7 @@ def test_playout_is_the_heuristic_bots_through_the_rules(name: str) -> None:
             rest = rest_of_deal(name, state)
             moves: list[int] = []
             players = k.heuristic_players(view(state, state.to_move))
-            value = k.seeded_playout(k.from_state(state), 0, 0.0, players, moves)
+            value = k.playout(k.from_state(state), players, moves)
             assert moves == [a for a, _ in rest]
             end = rest[-1][1]
             assert value == k.value(k.from_state(end))
@@ -129,7 +128,7 @@ def test_players_after_a_card_know_what_it_showed(name: str) -> None:
                 if name == "piedicavallo":
                     assert (players.ledby == direct.ledby).all()
                 moves: list[int] = []
-                k.seeded_playout(k.play(k.from_state(state), a), 0, 0.0, players, moves)
+                k.playout(k.play(k.from_state(state), a), players, moves)
                 assert moves == [b for b, _ in rest_of_deal(name, after)]
                 checked += 1
     assert checked > 100
@@ -227,7 +226,7 @@ def test_ottocento_players_declare_as_the_heuristic_bot(
     rules = game("ottocento")
     k = kernel("ottocento")
     assert k is not None
-    want = k.PASS_ACTION if passing else compiled_ottocento.DECLARE_ACTION
+    want = PASS_ACTION if passing else DECLARE_ACTION
     asked = 0
     for seed in range(30):
         states = heuristic_deal("ottocento", seed)
@@ -235,9 +234,9 @@ def test_ottocento_players_declare_as_the_heuristic_bot(
         rest = rest_of_deal("ottocento", first)
         moves: list[int] = []
         players = k.heuristic_players(view(first, first.to_move))
-        value = k.seeded_playout(k.from_state(first), 0, 0.0, players, moves)
+        value = k.playout(k.from_state(first), players, moves)
         assert moves == [a for a, _ in rest]
         assert value == k.result_totals(rules.result(rest[-1][1]))
-        assert {k.PASS_ACTION, compiled_ottocento.DECLARE_ACTION} & set(moves) <= {want}
+        assert {PASS_ACTION, DECLARE_ACTION} & set(moves) <= {want}
         asked += moves.count(want)
     assert asked > 40

@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.compiled import _next
+from tarocchi.bots.compiled import next_random
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import BIT, bits, iter_bits, popcount
 from tarocchi.views import View
@@ -180,7 +180,7 @@ def _draw(
                         slots[ns] = i
                         ns += 1
             for x in range(ns - 1, 0, -1):  # Fisher-Yates
-                rng, r = _next(rng)
+                rng, r = next_random(rng)
                 y = int(r * (x + 1))
                 slots[x], slots[y] = slots[y], slots[x]
             for x in range(min(m, ns)):
@@ -189,7 +189,7 @@ def _draw(
         for x in range(m):
             order[x] = cards[a + x]
         for x in range(m - 1, 0, -1):
-            rng, r = _next(rng)
+            rng, r = next_random(rng)
             y = int(r * (x + 1))
             order[x], order[y] = order[y], order[x]
         for x in range(m):
@@ -202,7 +202,7 @@ def _draw(
             if last < 0:  # unreachable: the slack check keeps the deal completable
                 raise ValueError("a card was left without a place")
             pick = last
-            rng, r = _next(rng)
+            rng, r = next_random(rng)
             left = r * total
             for i in range(n):
                 if g >> i & 1 and sizes[i] and _open(tight, subsets, count, i, g):

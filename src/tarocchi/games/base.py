@@ -136,6 +136,23 @@ def winning_play(trick: Sequence[tuple[int, int]], pack: Pack) -> tuple[int, int
     return max(((s, c) for s, c in trick if suit_of[c] == want), key=lambda p: p[1])
 
 
+def beat_table(pack: Pack) -> tuple[int, ...]:
+    """Return, per card, the cards that beat it when it wins a trick: higher trumps, or
+    higher cards of its suit and every trump (the Matto: any other card)."""
+    out = []
+    not_matto = pack.full_mask & ~pack.matto_bit
+    for card in range(pack.size):
+        above = pack.full_mask & ~((2 << card) - 1)
+        suit = pack.suit_of[card]
+        if card == pack.matto:
+            out.append(not_matto)
+        elif suit == TRUMPS:
+            out.append(pack.trump_mask & above)
+        else:
+            out.append((pack.suit_mask[suit] & above) | pack.trump_mask)
+    return tuple(out)
+
+
 def take_trick(
     piles: tuple[int, int], winner: int, first: int, cards: tuple[int, ...], matto: int
 ) -> tuple[int, int]:

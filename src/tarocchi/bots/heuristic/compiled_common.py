@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.compiled import _count, _low
+from tarocchi.bots.compiled import low_card, n_cards
 from tarocchi.bots.heuristic.common import higher_in_suit
 from tarocchi.cards import TRUMPS, Pack
 
@@ -85,7 +85,7 @@ def p_any(n: int, w: np.ndarray, m: int, off: int) -> float:
         return 0.0
     none = 1.0
     while m:
-        c = off + _low(m)
+        c = off + low_card(m)
         m &= m - 1
         x = n * w[c]
         if x >= 1.0:
@@ -97,9 +97,9 @@ def p_any(n: int, w: np.ndarray, m: int, off: int) -> float:
 @njit(cache=True)
 def middle(mask: int) -> int:
     """The median bit of a non-empty one-word mask, the lower of an even count."""
-    for _ in range((_count(mask) - 1) // 2):
+    for _ in range((n_cards(mask) - 1) // 2):
         mask &= mask - 1
-    return _low(mask)
+    return low_card(mask)
 
 
 @njit(cache=True)

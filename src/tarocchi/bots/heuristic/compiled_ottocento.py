@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.compiled import _count, _low
+from tarocchi.bots.compiled import low_card, n_cards
 from tarocchi.bots.heuristic.compiled_common import cards_of, legal, play, recorded
 from tarocchi.bots.heuristic.ottocento import (
     FUTURE_CARD,
@@ -70,24 +70,24 @@ def combo_value(m: int) -> int:
     c = (m >> BEGATO & 1) + (m >> MATTO & 1)
     s = 0
     for f in range(5):
-        s += _SET_T[f, _count(m & _SET_MASKS[f])]
+        s += _SET_T[f, n_cards(m & _SET_MASKS[f])]
     q = (
         _LONG[c, m & 1023]
         + _LONG[c, m >> 10 & 1023]
         + _ROUND[c, m >> 20 & 1023]
         + _ROUND[c, m >> 30 & 1023]
-        + _GROUP[c, _count(m & _ACES)]
-        + _GROUP[c, _count(m & MOORS_MASK)]
+        + _GROUP[c, n_cards(m & _ACES)]
+        + _GROUP[c, n_cards(m & MOORS_MASK)]
     )
     if m >> ANGEL & 1:
-        h = _count(m & _HEAD)
+        h = n_cards(m & _HEAD)
         head = _HEAD_LEN[c, h]
         if head:
             pattern = m >> T5 & _RUN_FULL
             run = _NATURAL[c, pattern] if h >= 2 else _SUBSTITUTED[c - 1, pattern]
             length = head + (run & 31)
             if run & 32:
-                length += _count(m & MOORS_MASK)
+                length += n_cards(m & MOORS_MASK)
             q += (10 + 5 * (length - 3)) * 8 + 1
     # rules §3: three or more different sets double the sets; separately the sequences
     a = (s >> 3) << (1 if (s & 7) >= 3 else 0)
@@ -126,7 +126,7 @@ def _beaten_by(card: int, led: int) -> tuple[int, int]:
 @njit(cache=True)
 def _p_holds_any(mask: int, pool: int, slots: int) -> float:
     """The chance that slots cards drawn from pool unseen ones hold one of mask."""
-    k = _count(mask)
+    k = n_cards(mask)
     if not k or slots <= 0:
         return 0.0
     if k > pool - slots:
@@ -145,8 +145,8 @@ def _p_beat(
     """The chance that seat can beat card best in a trick of suit led (Table.p_beat)."""
     known = shown[seat]
     pool_mask = unseen & ~voids[seat]
-    slots = _count(hands[seat]) - _count(known)
-    pool = _count(pool_mask)
+    slots = n_cards(hands[seat]) - n_cards(known)
+    pool = n_cards(pool_mask)
     follow, ruff = _beaten_by(best, led)
     led_cards = _SUIT_MASK[led]
     if known & follow:
@@ -166,11 +166,11 @@ def _risk(card: int, me: int, hand: int, unseen: int, voids: np.ndarray) -> floa
     suit = _SUIT_OF[card]
     follow, ruff = _beaten_by(card, suit)
     higher = ((follow | ruff) if suit == TRUMPS else follow) & unseen
-    n = _count(higher)
+    n = n_cards(higher)
     risk = n / (n + RISK_K)
     if suit != TRUMPS:
         gone = _SUIT_MASK[suit] & ~unseen & ~hand
-        add = RISK_GONE * _count(gone)
+        add = RISK_GONE * n_cards(gone)
         for s in ((me + 1) & 3, (me + 3) & 3):
             if voids[s] >> card & 1:
                 add += RISK_VOID
@@ -230,7 +230,7 @@ def choose(
     mine = piles[team] | hand | shown[mate] | private
     theirs = piles[1 - team] | shown[(me + 1) & 3] | shown[(me + 3) & 3]
     mine_v, theirs_v = combo_value(mine), combo_value(theirs)
-    left = _count(hand)
+    left = n_cards(hand)
     bonus = LAST_TRICK_BONUS if left == 1 else 0
     gain0, loss0 = 0.0, 0.0
     for i in range(n):
@@ -260,7 +260,7 @@ def choose(
     best_c, best_v = -1, -1e300
     m = legal_m
     while m:
-        card = _low(m)
+        card = low_card(m)
         m &= m - 1
         ts[n], tc[n] = me, card
         led = led0
@@ -289,7 +289,7 @@ def choose(
             risk = _risk(card, me, hand, unseen, voids)
             value = p * (gain0 + risk * worth) - (1.0 - p) * (loss0 + (1.0 - risk) * worth)
             below = _SUIT_MASK[_SUIT_OF[card]] & ((1 << card) - 1)
-            value -= POWER_PRICE * _count(below & (unseen | hand))
+            value -= POWER_PRICE * n_cards(below & (unseen | hand))
             if not n and _SUIT_OF[card] == lastled[mate]:
                 value += RETURN_BONUS  # lead back the suit the partner led
         if value > best_v:
@@ -374,7 +374,7 @@ def _playout(
         seat = (p - n + i) & 3
         hands[seat] |= 1 << trick[i]  # _play takes it out again
         led = play(_CARDS, hands, seat, trick[i], ts, tc, i, led, voids)
-    left = _count(hands[0] | hands[1] | hands[2] | hands[3])
+    left = n_cards(hands[0] | hands[1] | hands[2] | hands[3])
     played = _FULL & ~(hands[0] | hands[1] | hands[2] | hands[3] | discard)
     k = 0
     while left:
@@ -384,7 +384,7 @@ def _playout(
             k += 1
         legal_m = legal(_CARDS, hands[p], led)
         if legal_m & (legal_m - 1) == 0:
-            card = _low(legal_m)
+            card = low_card(legal_m)
         else:
             private = discard if p == dealer else 0
             card = choose(

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.compiled import _count, _low
+from tarocchi.bots.compiled import low_card, n_cards
 from tarocchi.bots.heuristic.common import higher_in_suit
 from tarocchi.bots.heuristic.compiled_common import (
     best,
@@ -81,8 +81,8 @@ def _keep(pr: np.ndarray, card: int, unseen: int) -> float:
             power = pr[TRUMP_MASTER]
             q = 1.0 if card == T21 else 0.95
         else:
-            out = _count(unseen & _TRUMPS_M)
-            below = out - _count(above)
+            out = n_cards(unseen & _TRUMPS_M)
+            below = out - n_cards(above)
             power = pr[TRUMP_BASE] + pr[TRUMP_SLOPE] * below / out
             q = pr[Q_T1] if card == T1 else 0.5
         return power + pts * (2 * q - 1)  # type: ignore[no-any-return]
@@ -122,12 +122,12 @@ def choose(
     team = me & 1
     unseen = _FULL & ~(hands[me] | played | private)
     for s in range(4):
-        sizes[s] = _count(hands[s])
+        sizes[s] = n_cards(hands[s])
         possible[s] = 0 if s == me else unseen & ~voids[s]
     # weight of an unseen card: 1 / the number of hidden places it may lie in (Odds)
     m = unseen
     while m:
-        c = _low(m)
+        c = low_card(m)
         m &= m - 1
         b = 1 << c
         slots = 0
@@ -159,7 +159,7 @@ def choose(
     best_c, best_v = -1, -1e300
     m = legal_m
     while m:
-        c = _low(m)
+        c = low_card(m)
         m &= m - 1
         keep = _keep(pr, c, unseen)
         if c == MATTO:
@@ -241,7 +241,7 @@ def _playout(
     tseats = np.empty(4, dtype=np.int64)
     tcards = np.empty(4, dtype=np.int64)
     piles = np.zeros(2, dtype=np.int64)
-    announced = _count(discard & _TRUMPS_M)
+    announced = n_cards(discard & _TRUMPS_M)
     owner, taker, led = -1, -1, -1
     for i in range(n):
         seat = (p - n + i) & 3
@@ -249,13 +249,13 @@ def _playout(
         led = play(_CARDS, hands, seat, trick[i], tseats, tcards, i, led, voids)
         if trick[i] == MATTO:
             owner = seat
-    left = _count(hands[0] | hands[1] | hands[2] | hands[3])
+    left = n_cards(hands[0] | hands[1] | hands[2] | hands[3])
     played = _FULL & ~(hands[0] | hands[1] | hands[2] | hands[3] | discard)
     k = 0
     while left:
         legal_m = legal(_CARDS, hands[p], led)
         if legal_m & (legal_m - 1) == 0:
-            card = _low(legal_m)
+            card = low_card(legal_m)
         else:
             private = discard if p == dealer else 0
             card = choose(
@@ -309,7 +309,7 @@ def _replay(
     won = np.zeros(2, dtype=np.int64)
     tseats = np.empty(4, dtype=np.int64)
     tcards = np.empty(4, dtype=np.int64)
-    announced = _count(discard & _TRUMPS_M)
+    announced = n_cards(discard & _TRUMPS_M)
     played = 0
     near, miss = 0, 0
     n, led = 0, -1
