@@ -104,6 +104,7 @@ def test_playout_is_the_heuristic_bots_through_the_rules(name: str) -> None:
     assert checked == 120
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_players_after_a_card_know_what_it_showed(name: str) -> None:
     """After the seat's own play the players know its void (and, in Piedicavallo, once the
