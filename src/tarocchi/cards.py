@@ -13,13 +13,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from tarocchi.i18n import N_, Msg
+from tarocchi.i18n import SEATS as SEATS
 
 SWORDS, BATONS, CUPS, COINS, TRUMPS, FOOL = range(6)
 SUIT_CODES = ("SW", "BA", "CU", "CO")
 SUIT_NAMES_EN = (N_("Swords"), N_("Batons"), N_("Cups"), N_("Coins"), N_("Trumps"), N_("the Matto"))
 SUIT_NAMES_IT = ("Spade", "Bastoni", "Coppe", "Denari", "Trionfi", "il Matto")
 
-SEATS = (N_("South"), N_("East"), N_("North"), N_("West"))
 TEAMS = (N_("NS"), N_("EW"))
 
 

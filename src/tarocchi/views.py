@@ -1,114 +1,40 @@
-"""The one view function: everything a seat may know about a deal, and nothing more.
+"""The one view function, and views in JSON: everything a seat may know, and nothing more.
 
 Bots, the terminal, the web page and the adapters see a deal only through
 `view(state, seat)`. A view holds the seat's own hand, the public history (every
 card played, by whom, and who won each trick), public announcements, cards known
 to be in other hands (declared or exposed), cards only this seat knows (its own
 discard), hand sizes, and the legal actions when it is this seat's turn. The
-result, with every pile, is public once the deal is over.
+result, with every pile, is public once the deal is over. The `View` itself is built by
+the rules (`TrickGame.view`, `tarocchi.games.base.View`); this module gives its forms.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from tarocchi.cards import SEATS, TEAMS, Pack, bits, popcount
+from tarocchi.cards import TEAMS, Pack, bits
 from tarocchi.games import game
-from tarocchi.games.base import Event, GameState, Result, TrickGame
+from tarocchi.games.base import Event, GameState, Result, Trick, TrickGame, View
 from tarocchi.i18n import Msg, Translator, translator
 
-Trick = tuple[tuple[int, int], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class View:
-    """What one seat knows at one moment of a deal."""
-
-    game: str
-    seat: int
-    phase: str
-    dealer: int
-    to_move: int | None
-    hand: int  # mask of the seat's own cards
-    legal: tuple[int, ...]  # legal action ids; empty unless it is this seat's turn
-    hand_sizes: tuple[int, int, int, int]
-    leader: int  # who led (or leads) the current trick
-    trick: Trick  # (seat, card) of the current trick, in play order
-    tricks: tuple[Trick, ...]  # every finished trick
-    winners: tuple[int, ...]  # the winner of each finished trick
-    won: tuple[int, int]  # cards each team has visibly taken so far
-    events: tuple[Event, ...]  # public announcements, in order
-    shown: tuple[int, int, int, int]  # cards every seat knows are in each hand
-    private: int  # cards outside the hand that only this seat knows (its own discard)
-    result: Result | None  # the final result once the deal is over
-
-    @property
-    def rules(self) -> TrickGame:
-        """Return the rules object of this view's game."""
-        return game(self.game)
-
-    @property
-    def played(self) -> int:
-        """Return the mask of every card played to a trick so far."""
-        m = 0
-        for t in (*self.tricks, self.trick):
-            for _, c in t:
-                m |= 1 << c
-        return m
-
-    @property
-    def known(self) -> int:
-        """Return every card whose place this seat knows (hand, played, shown, private)."""
-        return (
-            self.hand
-            | self.played
-            | self.private
-            | _or(self.shown)
-            | _or(tuple(e.cards for e in self.events))
-        )
-
-
-def _or(masks: tuple[int, ...]) -> int:
-    m = 0
-    for x in masks:
-        m |= x
-    return m
-
+__all__ = [
+    "Trick",
+    "View",
+    "changes",
+    "event_to_json",
+    "refusals",
+    "result_to_json",
+    "to_json",
+    "view",
+]
 
 ENGLISH = translator("en")
 
 
 def view(state: GameState, seat: int) -> View:
     """Return what seat may know of state."""
-    rules = game(state.GAME)
-    over = state.to_move is None
-    hands = state.hands
-    my_turn = state.to_move == seat
-    return View(
-        game=rules.name,
-        seat=seat,
-        phase=rules.phase_name(state),
-        dealer=state.dealer,
-        to_move=state.to_move,
-        hand=hands[seat],
-        legal=tuple(rules.legal_actions(state)) if my_turn else (),
-        hand_sizes=(
-            popcount(hands[0]),
-            popcount(hands[1]),
-            popcount(hands[2]),
-            popcount(hands[3]),
-        ),
-        leader=state.leader,
-        trick=state.trick,
-        tricks=rules.finished_tricks(state),
-        winners=state.winners,
-        won=rules.public_piles(state),
-        events=rules.public_events(state),
-        shown=rules.shown_cards(state),
-        private=rules.private_cards(state, seat),
-        result=rules.result(state) if over else None,
-    )
+    return game(state.GAME).view(state, seat)
 
 
 def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
@@ -218,8 +144,3 @@ def _plain(value: Any, tr: Translator) -> Any:
     if isinstance(value, Msg):
         return tr.text(value)
     return value
-
-
-def seat_name(seat: int) -> str:
-    """Return "South", "East", "North" or "West"."""
-    return SEATS[seat]

@@ -52,6 +52,7 @@ from numba import njit
 from tarocchi.bots.compiled import next_random
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import BIT, bits, iter_bits, popcount
+from tarocchi.games import info, load
 from tarocchi.views import View
 
 # a place where hidden cards go: (the cards it may take, how many it takes)
@@ -937,16 +938,12 @@ def _minchiate_info(
     return info, (discards[0], discards[1])
 
 
-BELIEFS: dict[str, type[Belief]] = {
-    "piedicavallo": PiedicavalloBelief,
-    "ottocento": OttocentoBelief,
-    "minchiate": MinchiateBelief,
-}
-
-
 def belief(view: View) -> Belief:
-    """Return the belief of view's seat: built once, it samples as many deals as asked."""
-    return BELIEFS[view.game](view)
+    """Return the belief of view's seat (its class named by the registry's
+    `GameInfo.belief`): built once, it samples as many deals as asked."""
+    cls = load(info(view.game).belief)
+    assert isinstance(cls, type) and issubclass(cls, Belief)
+    return cls(view)
 
 
 def sample(view: View, rng: random.Random) -> Any:

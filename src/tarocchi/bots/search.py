@@ -35,20 +35,14 @@ from typing import Any, ClassVar
 from tarocchi.bots.base import Bot
 from tarocchi.bots.belief import belief
 from tarocchi.bots.likelihood import Chains, Replay
+from tarocchi.games import info
 from tarocchi.games.base import TrickGame
 from tarocchi.views import View
 
-KERNELS = {
-    "piedicavallo": "tarocchi.bots.kernel_piedicavallo",
-    "ottocento": "tarocchi.bots.kernel_ottocento",
-    "minchiate": "tarocchi.bots.kernel_minchiate",
-}
-
 
 def kernel(game_name: str) -> ModuleType | None:
-    """Return the playout kernel module of a game, or None if it has none."""
-    name = KERNELS.get(game_name)
-    return importlib.import_module(name) if name else None
+    """Return the compiled path of a game (the registry's `GameInfo.kernel`)."""
+    return importlib.import_module(info(game_name).kernel)
 
 
 def warm_up(rules: TrickGame) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS, Pack, bits
+from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS, Pack, bits, popcount
 from tarocchi.i18n import Msg
 
 
@@ -353,11 +353,9 @@ class TrickGame:
         """Return the (seat, card) winning a (partial) trick so far, or None."""
         return winning_play(trick, self.pack)
 
-    def view(self, state: Any, seat: int) -> Any:
-        """Return everything seat may know (see tarocchi.views)."""
-        from tarocchi.views import view  # views sit below the rules layer
-
-        return view(state, seat)
+    def view(self, state: Any, seat: int) -> View:
+        """Return everything seat may know (see `View`)."""
+        return view_of(self, state, seat)
 
     def combination_score(self, codes: Sequence[str]) -> int:
         """Return the value of the combinations in a set of cards."""
@@ -373,3 +371,97 @@ class TrickGame:
     def illegal_reason(self, state: Any, action: int) -> str:
         """Explain why an action is illegal in state."""
         raise NotImplementedError
+
+
+# -- views --------------------------------------------------------------------------
+# Bots, the terminal, the web page and the adapters see a deal only through a seat's view:
+# its own hand, the public history (every card played, by whom, and who won each trick),
+# public announcements, cards known to be in other hands (declared or exposed), cards only
+# this seat knows (its own discard), hand sizes, and the legal actions when it is this
+# seat's turn. The result, with every pile, is public once the deal is over.
+
+
+Trick = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat knows at one moment of a deal."""
+
+    game: str
+    seat: int
+    phase: str
+    dealer: int
+    to_move: int | None
+    hand: int  # mask of the seat's own cards
+    legal: tuple[int, ...]  # legal action ids; empty unless it is this seat's turn
+    hand_sizes: tuple[int, int, int, int]
+    leader: int  # who led (or leads) the current trick
+    trick: Trick  # (seat, card) of the current trick, in play order
+    tricks: tuple[Trick, ...]  # every finished trick
+    winners: tuple[int, ...]  # the winner of each finished trick
+    won: tuple[int, int]  # cards each team has visibly taken so far
+    events: tuple[Event, ...]  # public announcements, in order
+    shown: tuple[int, int, int, int]  # cards every seat knows are in each hand
+    private: int  # cards outside the hand that only this seat knows (its own discard)
+    result: Result | None  # the final result once the deal is over
+    rules: TrickGame = field(compare=False, repr=False)  # the rules of this view's game
+
+    @property
+    def played(self) -> int:
+        """Return the mask of every card played to a trick so far."""
+        m = 0
+        for t in (*self.tricks, self.trick):
+            for _, c in t:
+                m |= 1 << c
+        return m
+
+    @property
+    def known(self) -> int:
+        """Return every card whose place this seat knows (hand, played, shown, private)."""
+        return (
+            self.hand
+            | self.played
+            | self.private
+            | _or(self.shown)
+            | _or(tuple(e.cards for e in self.events))
+        )
+
+
+def _or(masks: tuple[int, ...]) -> int:
+    m = 0
+    for x in masks:
+        m |= x
+    return m
+
+
+def view_of(rules: TrickGame, state: GameState, seat: int) -> View:
+    """Return what seat may know of state (`tarocchi.views.view`, `TrickGame.view`)."""
+    over = state.to_move is None
+    hands = state.hands
+    my_turn = state.to_move == seat
+    return View(
+        game=rules.name,
+        seat=seat,
+        phase=rules.phase_name(state),
+        dealer=state.dealer,
+        to_move=state.to_move,
+        hand=hands[seat],
+        legal=tuple(rules.legal_actions(state)) if my_turn else (),
+        hand_sizes=(
+            popcount(hands[0]),
+            popcount(hands[1]),
+            popcount(hands[2]),
+            popcount(hands[3]),
+        ),
+        leader=state.leader,
+        trick=state.trick,
+        tricks=rules.finished_tricks(state),
+        winners=state.winners,
+        won=rules.public_piles(state),
+        events=rules.public_events(state),
+        shown=rules.shown_cards(state),
+        private=rules.private_cards(state, seat),
+        result=rules.result(state) if over else None,
+        rules=rules,
+    )
