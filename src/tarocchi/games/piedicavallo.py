@@ -271,6 +271,12 @@ class Piedicavallo(TrickGame):
         )
 
     # -- scoring ----------------------------------------------------------------------------
+    how = Msg(
+        "Each team counts the points of the cards it has taken; the Matto counts for its own "
+        "player's team. At the end the discard counts for the dealer's team, and a team that "
+        "won no trick gives up its Matto and discard."
+    )
+
     def result(self, state: State) -> Result:
         """Score a finished deal (rules §4): card points, the Matto, the discard, the sweep."""
         if state.phase != OVER:
