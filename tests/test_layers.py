@@ -14,7 +14,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 # the layers, top first; a module belongs to the first whose prefix it has
 LAYERS = (
     ("tarocchi.i18n",),
-    ("tarocchi.cards", "tarocchi.packs"),
+    ("tarocchi.cards", "tarocchi.packs", "tarocchi.compiled"),
     ("tarocchi.games",),
     ("tarocchi.views",),
     ("tarocchi.bots",),

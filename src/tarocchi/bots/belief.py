@@ -49,9 +49,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.compiled import next_random
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import BIT, bits, iter_bits, popcount
+from tarocchi.compiled import next_random
 from tarocchi.games import info, load
 from tarocchi.views import View
 

@@ -15,9 +15,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.compiled import low_card, n_cards
 from tarocchi.bots.heuristic.common import higher_in_suit
 from tarocchi.cards import TRUMPS, Pack
+from tarocchi.compiled import low_card, n_cards
 
 # The weight a sampled deal takes per past play the heuristic players would have made
 # otherwise (likelihood.Replay): with a card of the same suit and points, with any other.

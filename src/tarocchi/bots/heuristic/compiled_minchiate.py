@@ -19,7 +19,6 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.compiled import low_card, n_cards
 from tarocchi.bots.compiled_minchiate import LOW, SPLIT, TABLES, Tables, lay, legal, take
 from tarocchi.bots.heuristic.common import higher_in_suit
 from tarocchi.bots.heuristic.compiled_common import (
@@ -32,6 +31,7 @@ from tarocchi.bots.heuristic.compiled_common import (
 from tarocchi.bots.heuristic.minchiate import HeuristicBot, fola_cards
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import FOOL, TRUMPS
+from tarocchi.compiled import low_card, n_cards
 from tarocchi.games.base import led_suit
 from tarocchi.packs.minchiate import MATTO, PACK
 from tarocchi.views import View, view
@@ -254,8 +254,9 @@ def _playout(
     moves: np.ndarray,
 ) -> None:
     """Play the deal to its end from p's turn, the cards of trick down, with four heuristic
-    players; state as in compiled_minchiate._playout (piles, tricks won, suits led, the
-    ledger, the last trick's winner), left holding the end. gone_now holds the cards
+    players; state holds, as `compiled_minchiate.take` keeps them, the piles (two words a
+    team), the tricks won, the suits led, the ledger and the last trick's winner, and is
+    left holding the end. gone_now holds the cards
     played and the Fola's, voids_now the voids revealed so far, shown the cards known in
     each hand. The cards played go to moves, then -1."""
     work = scratch()

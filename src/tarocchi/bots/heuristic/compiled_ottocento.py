@@ -3,7 +3,7 @@
 `HeuristicBot.play_value` prices each legal card by what it would change in the
 final margin, combinations included (`Table.swing`). This module makes the same
 judgement on raw ints, with the combinations valued from the rules' own tables
-(`combo_value` is `ottocento_combos.combination_value`), so that the search can
+(the rules' own compiled function, `ottocento_combos.combination_value`), so that the search can
 play a sampled deal to its end with four heuristic players, each judging from its
 own view of that deal, and replay the plays so far on a sampled deal (the hard
 level's inference). Each player declares at its first turn as the heuristic bot
@@ -21,7 +21,6 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.compiled import low_card, n_cards
 from tarocchi.bots.heuristic.compiled_common import cards_of, legal, play, recorded
 from tarocchi.bots.heuristic.ottocento import (
     FUTURE_CARD,
@@ -37,10 +36,12 @@ from tarocchi.bots.heuristic.ottocento import (
 )
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import FOOL, TRUMPS
+from tarocchi.compiled import low_card, n_cards
 from tarocchi.games import ottocento_combos as oc
 from tarocchi.games.base import led_suit
 from tarocchi.games.ottocento import DECLARE_ACTION, LAST_TRICK_BONUS, PASS_ACTION
-from tarocchi.packs.bolognese import ANGEL, BEGATO, MATTO, MOOR1, MOORS_MASK, PACK, T5
+from tarocchi.games.ottocento_combos import combination_value
+from tarocchi.packs.bolognese import MATTO, MOOR1, PACK
 from tarocchi.views import View, view
 
 _POINTS = np.array(PACK.points, dtype=np.int64)
@@ -52,56 +53,14 @@ _MATTO_BIT = 1 << MATTO
 _CARDS = cards_of(PACK)
 _ABOVE_MOORS = PACK.trump_mask & ~((1 << MOOR1) - 1)  # every Moor and every higher trump
 
-# the rules' combination tables (ottocento_combos), as arrays
-_SET_MASKS = np.array([m for _, m, _, _ in oc.SETS], dtype=np.int64)
-_SET_T = np.array([oc._set_table(v3, v4) for _, _, v3, v4 in oc.SETS], dtype=np.int64)
-_LONG = np.array(oc._LONG, dtype=np.int64)
-_ROUND = np.array(oc._ROUND, dtype=np.int64)
-_GROUP = np.array(oc._GROUP, dtype=np.int64)
-_HEAD_LEN = np.array(oc._HEAD_LEN, dtype=np.int64)
-_NATURAL = np.array([t[0] for t in oc._NATURAL], dtype=np.int64)
-_SUBSTITUTED = np.array([t[0] for t in oc._SUBSTITUTED], dtype=np.int64)
-_ACES, _HEAD, _RUN_FULL = oc.ACES_MASK, oc.HEAD, oc.RUN_FULL
-
-
-@njit(cache=True)
-def combo_value(m: int) -> int:
-    """The value of the combinations in card mask m (ottocento_combos.combination_value)."""
-    c = (m >> BEGATO & 1) + (m >> MATTO & 1)
-    s = 0
-    for f in range(5):
-        s += _SET_T[f, n_cards(m & _SET_MASKS[f])]
-    q = (
-        _LONG[c, m & 1023]
-        + _LONG[c, m >> 10 & 1023]
-        + _ROUND[c, m >> 20 & 1023]
-        + _ROUND[c, m >> 30 & 1023]
-        + _GROUP[c, n_cards(m & _ACES)]
-        + _GROUP[c, n_cards(m & MOORS_MASK)]
-    )
-    if m >> ANGEL & 1:
-        h = n_cards(m & _HEAD)
-        head = _HEAD_LEN[c, h]
-        if head:
-            pattern = m >> T5 & _RUN_FULL
-            run = _NATURAL[c, pattern] if h >= 2 else _SUBSTITUTED[c - 1, pattern]
-            length = head + (run & 31)
-            if run & 32:
-                length += n_cards(m & MOORS_MASK)
-            q += (10 + 5 * (length - 3)) * 8 + 1
-    # rules §3: three or more different sets double the sets; separately the sequences
-    a = (s >> 3) << (1 if (s & 7) >= 3 else 0)
-    b = (q >> 3) << (1 if (q & 7) >= 3 else 0)
-    return a + b  # type: ignore[no-any-return]
-
 
 @njit(cache=True)
 def _delta(pile: int, value: int, bit: int) -> int:
     """How much the combinations of pile (worth value) change when card bit leaves it or,
     if not in it, joins it."""
     if pile & bit:
-        return value - combo_value(pile & ~bit)
-    return combo_value(pile | bit) - value
+        return value - combination_value(pile & ~bit)
+    return combination_value(pile | bit) - value
 
 
 @njit(cache=True)
@@ -181,7 +140,7 @@ def _risk(card: int, me: int, hand: int, unseen: int, voids: np.ndarray) -> floa
 @njit(cache=True)
 def _winner(ts: np.ndarray, tc: np.ndarray, n: int, led: int) -> tuple[int, int]:
     """(Seat, card) winning the first n plays of a trick of suit led, (-1, -1) if none
-    (heuristic._winner: of equal Moors the last)."""
+    (as the heuristic bot's: of equal Moors the last)."""
     want = led
     for i in range(n):
         if _SUIT_OF[tc[i]] == TRUMPS:
@@ -229,7 +188,7 @@ def choose(
     mate = (me + 2) & 3
     mine = piles[team] | hand | shown[mate] | private
     theirs = piles[1 - team] | shown[(me + 1) & 3] | shown[(me + 3) & 3]
-    mine_v, theirs_v = combo_value(mine), combo_value(theirs)
+    mine_v, theirs_v = combination_value(mine), combination_value(theirs)
     left = n_cards(hand)
     bonus = LAST_TRICK_BONUS if left == 1 else 0
     gain0, loss0 = 0.0, 0.0
@@ -531,7 +490,7 @@ class Players:
         declared = [pos.declared[0], pos.declared[1]]
         if not pos.won[0] + pos.won[1]:
             for s in range(4):
-                if pos.decided >> s & 1 or not oc.combination_value(pos.hands[s]):
+                if pos.decided >> s & 1 or not combination_value(pos.hands[s]):
                     continue  # decided, or passes without being asked
                 found = oc.analyse(pos.hands[s])
                 if worth_declaring(found):
@@ -586,4 +545,4 @@ def choose_in(state: Any) -> int:
     return card
 
 
-__all__ = ["Outcome", "Players", "choose_in", "combo_value"]
+__all__ = ["Outcome", "Players", "choose_in"]

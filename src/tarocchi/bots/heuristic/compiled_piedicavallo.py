@@ -21,7 +21,6 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.compiled import low_card, n_cards
 from tarocchi.bots.heuristic.common import higher_in_suit
 from tarocchi.bots.heuristic.compiled_common import (
     best,
@@ -35,6 +34,7 @@ from tarocchi.bots.heuristic.compiled_common import (
 from tarocchi.bots.heuristic.piedicavallo import HeuristicBot
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import FOOL, TRUMPS, popcount
+from tarocchi.compiled import low_card, n_cards
 from tarocchi.games.base import led_suit
 from tarocchi.games.piedicavallo import DISCARDABLE_SUIT, DISCARDABLE_TRUMPS
 from tarocchi.packs.piemontese import MATTO, PACK, T1, T21
