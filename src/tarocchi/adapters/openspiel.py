@@ -369,7 +369,8 @@ def _register(rules: TrickGame) -> type[TarocchiGame]:
     return cls
 
 
-GAME_CLASSES = {name: _register(game(name)) for name in GAMES}
+for _name in GAMES:
+    _register(game(_name))
 
 
 # -- OpenSpiel's ISMCTS as an arena opponent --------------------------------------------

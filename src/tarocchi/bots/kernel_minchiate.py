@@ -108,30 +108,6 @@ def after_line(state: State, line: tuple[int, ...]) -> Pos:
     return from_state(state)
 
 
-def _legal(hand: int, trick: tuple[int, ...], led_before: int) -> int:
-    """Return the legal cards of hand in a trick (rules §4, the King rule included)."""
-    if not trick:
-        return hand
-    suit = LED_MASK[trick[0]] or (len(trick) > 1 and LED_MASK[trick[1]])
-    if not suit:
-        return hand
-    m = hand & suit
-    if m:
-        king = m & KING_MASK
-        if king and not led_before & suit:
-            for c in trick:
-                if TRUMP_MASK >> c & 1:
-                    return king
-        return m | hand & MATTO_BIT
-    m = hand & TRUMP_MASK
-    return m | hand & MATTO_BIT if m else hand
-
-
-def legal(pos: Pos) -> int:
-    """Return the legal cards of the player to move, as a mask."""
-    return _legal(pos.hands[pos.to_move], pos.trick, pos.led)
-
-
 def play(pos: Pos, card: int) -> Pos:
     """Return the position after the player to move plays card (assumed legal)."""
     hands, p, trick, piles, won, led, ledger, last = pos

@@ -19,11 +19,9 @@ from tarocchi.bots.heuristic.compiled_ottocento import Players
 from tarocchi.cards import BIT, iter_bits, popcount
 from tarocchi.games.base import Result, beat_table
 from tarocchi.games.ottocento import (
-    DECIDE_LEGAL,
     DECLARE,
     DECLARE_ACTION,
     LAST_TRICK_BONUS,
-    LED_MASK,
     NEUTRAL,
     PLAY,
     PROTECTED,
@@ -149,21 +147,6 @@ def after_line(state: State, line: tuple[int, ...]) -> Pos:
     for card in line:
         state = RULES.apply(state, card)
     return from_state(state)
-
-
-def legal(pos: Pos) -> int:
-    """Return the legal actions of the player to move, as a mask."""
-    if pos.deciding:
-        return DECIDE_LEGAL
-    trick = pos.trick
-    hand = pos.hands[pos.to_move]
-    if not trick:
-        return hand
-    led = LED_MASK[trick[0]] or (len(trick) > 1 and LED_MASK[trick[1]])
-    if not led:
-        return hand
-    m = hand & led or hand & TRUMP_MASK
-    return m | (hand & MATTO_BIT) if m else hand
 
 
 def play(pos: Pos, action: int) -> Pos:

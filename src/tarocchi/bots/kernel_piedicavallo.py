@@ -104,19 +104,6 @@ def after_line(state: State, line: tuple[int, ...]) -> Pos:
     return from_state(state)
 
 
-def legal(pos: Pos) -> int:
-    """Return the legal cards of the player to move, as a mask."""
-    trick = pos.trick
-    hand = pos.hands[pos.to_move]
-    if not trick:
-        return hand
-    led = LED_MASK[trick[0]] or (len(trick) > 1 and LED_MASK[trick[1]])
-    if not led:
-        return hand
-    m = hand & led or hand & TRUMP_MASK
-    return m | (hand & MATTO_BIT) if m else hand
-
-
 def play(pos: Pos, card: int) -> Pos:
     """Return the position after the player to move plays card (assumed legal)."""
     hands, p, trick, points, won, discard = pos

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -128,21 +128,34 @@ def led_suit(trick: Sequence[tuple[int, int]], suit_of: Sequence[int]) -> int | 
     return None
 
 
-def follow_mask(hand: int, led: int | None, pack: Pack) -> int:
-    """Return the cards of hand that may be played: follow suit, else trump, else any;
-    the Matto is always allowed."""
-    if led is None:
-        return hand
-    m = hand & pack.suit_mask[led]
-    if not m:
-        m = hand & pack.trump_mask
-        if not m:
+def led_masks(pack: Pack) -> tuple[int, ...]:
+    """Return, per card, the mask of the suit it sets when it is the first card of a trick
+    other than the Matto (the Matto: 0)."""
+    return tuple(
+        0 if c == pack.matto else pack.suit_mask[pack.suit_of[c]] for c in range(pack.size)
+    )
+
+
+def follow_rule(pack: Pack) -> Callable[[int, Sequence[tuple[int, int]]], int]:
+    """Return play_mask(hand, trick) for a pack: the cards of hand that may be played to a
+    trick: follow suit, else trump, else any card; the Matto always; after a led Matto the
+    next card is free (Piedicavallo §3, Ottocento §4)."""
+    led_mask, trumps, matto_bit = led_masks(pack), pack.trump_mask, pack.matto_bit
+
+    def play_mask(hand: int, trick: Sequence[tuple[int, int]]) -> int:
+        if not trick:
             return hand
-    return m | (hand & pack.matto_bit)
+        led = led_mask[trick[0][1]] or (len(trick) > 1 and led_mask[trick[1][1]])
+        if not led:
+            return hand
+        m = hand & led or hand & trumps
+        return m | (hand & matto_bit) if m else hand
+
+    return play_mask
 
 
 def follow_reason(hand: int, led: int | None, card: int, pack: Pack) -> str:
-    """Explain why card may not follow (call only when it is not in follow_mask)."""
+    """Explain why card may not follow (call only when play_mask refuses it)."""
     if not (hand >> card) & 1:
         return Msg("%(card)s is not in your hand", card=pack.code(card))
     assert led is not None

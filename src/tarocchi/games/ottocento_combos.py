@@ -73,12 +73,6 @@ def sequence_points(length: int) -> int:
     return 10 + 5 * (length - 3) if length >= 3 else 0
 
 
-def set_points(family: int, count: int) -> int:
-    """Return the value of `count` real cards of set family `family` (index into SETS)."""
-    _, _, v3, v4 = SETS[family]
-    return v4 if count >= 4 else v3 if count == 3 else 0
-
-
 def suit_length(king: bool, figures: int, ace: bool, c: int) -> int:
     """Return the length of a suit sequence, 0 if there is none (rules §3: the real King,
     two of Q/N/J with at least one real, the ace adds one, every contatore adds one)."""

@@ -99,13 +99,6 @@ MOORS_MASK = mask_of(range(MOOR1, MOOR1 + 4))
 NUMBERED_MASK = mask_of(range(T5, T16 + 1))
 
 
-def trump_id(n: int) -> int:
-    """Return the id of numbered trump Tn (5 <= n <= 16)."""
-    if not 5 <= n <= 16:
-        raise ValueError(f"the Bolognese pack has no T{n}")
-    return T5 + n - 5
-
-
 def suit_card(suit: int, rank: str) -> int:
     """Return the id of a suit card, e.g. suit_card(CUPS, "A")."""
     return PACK.by_code[f"{SUIT_CODES[suit]}-{rank}"]
