@@ -30,21 +30,21 @@ class GameInfo:
     belief: str  # the class that samples the deals a view allows
 
 
-def _info(name: str, pack: str, belief: str) -> GameInfo:
+def _info(name: str, pack: str, belief: str, belief_module: str = "belief") -> GameInfo:
     return GameInfo(
         name=name,
         rules=f"tarocchi.games.{name}",
         pack=f"tarocchi.packs.{pack}",
         heuristic=f"tarocchi.bots.heuristic.{name}:HeuristicBot",
         kernel=f"tarocchi.bots.kernel_{name}",
-        belief=f"tarocchi.bots.belief:{belief}",
+        belief=f"tarocchi.bots.{belief_module}:{belief}",
     )
 
 
 GAMES: dict[str, GameInfo] = {
     "piedicavallo": _info("piedicavallo", "piemontese", "PiedicavalloBelief"),
     "ottocento": _info("ottocento", "bolognese", "OttocentoBelief"),
-    "minchiate": _info("minchiate", "minchiate", "MinchiateBelief"),
+    "minchiate": _info("minchiate", "minchiate", "MinchiateBelief", "belief_minchiate"),
 }
 
 
