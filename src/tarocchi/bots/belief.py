@@ -418,6 +418,13 @@ class Belief:
         """Return the rules' State of a deal."""
         raise NotImplementedError
 
+    def public(self, phase: int, to_move: int | None) -> tuple[Any, ...]:
+        """Return the State fields every game shares after its hands, from the view: the
+        dealer, the phase, who moves, the leader, the trick, the tricks, their winners and
+        the cards won."""
+        v = self.view
+        return (v.dealer, phase, to_move, v.leader, v.trick, v.tricks, v.winners, v.won)
+
     def discard(self, dealt: list[int]) -> int:
         """Return the dealer's discard in a deal, where a game's playout players need it."""
         return 0
@@ -474,14 +481,7 @@ class PiedicavalloBelief(Belief):
         phase = pc.PHASE_NAMES.index(v.phase)
         return pc.State(
             hands,
-            v.dealer,
-            phase,
-            p,
-            v.leader,
-            v.trick,
-            v.tricks,
-            v.winners,
-            v.won,
+            *self.public(phase, p),
             discard,
             legal,
         )
@@ -586,14 +586,7 @@ class OttocentoBelief(Belief):
             fallback = oc.play_mask(hands[p], v.trick)
         return oc.State(
             hands,
-            v.dealer,
-            phase,
-            p,
-            v.leader,
-            v.trick,
-            v.tricks,
-            v.winners,
-            v.won,
+            *self.public(phase, p),
             discard,
             self.legal(hands, fallback),
             decls,

@@ -156,14 +156,7 @@ class MinchiateBelief(Belief):
         info, discards = _minchiate_info(v, hands, self.played, hidden)
         return mc.State(
             hands,
-            v.dealer,
-            phase,
-            p,
-            v.leader,
-            v.trick,
-            v.tricks,
-            v.winners,
-            v.won,
+            *self.public(phase, p),
             self.legal(hands, fallback),
             self.led,
             discards,

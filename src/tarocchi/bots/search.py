@@ -28,9 +28,10 @@ import importlib
 import math
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from tarocchi.bots.base import Bot
 from tarocchi.bots.belief import belief
@@ -63,6 +64,9 @@ def warm_up(rules: TrickGame) -> None:
     players = k.heuristic_players(view(state, state.to_move))
     k.playout(k.from_state(state), players)
     players.replay(state.hands, 0)
+
+
+K = TypeVar("K")  # what the search compares: an action, or a whole setup line
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,24 +247,13 @@ class SearchBot(Bot):
         assert k is not None
         cfg = self.cfg
         players = k.heuristic_players(view)
-        team = view.seat & 1
         if len(lines) > cfg.max_lines:
             # the game's prior (its heuristic judgement) keeps the most promising lines
             lines = k.rank_lines(lines, draw())[: cfg.max_lines]
-        stats = {line: Stat() for line in lines}
-        deadline = time.perf_counter() + cfg.seconds
-        rounds = max(cfg.min_samples, min(cfg.max_samples, cfg.playouts // len(lines)))
-        done = 0
-        for r in range(rounds):
-            if r >= cfg.min_samples and time.perf_counter() > deadline:
-                break
-            state = draw()
-            self.rng.getrandbits(64)  # once the playouts' noise: kept, so seeds decide alike
-            for line in lines:
-                totals = self.playout(k.after_line(state, line), players)
-                stats[line].add(totals[team] - totals[1 - team])
-            done += len(lines)
-        self.last_playouts = done
+        stats = self.pimc(
+            draw, view, lines, lambda state: state,
+            lambda state, line: (k.after_line(state, line), players),
+        )  # fmt: skip
         out: dict[int, Stat] = {}
         for line, st in stats.items():
             for a in line:
@@ -273,24 +266,38 @@ class SearchBot(Bot):
         action."""
         k = self.kernel
         assert k is not None
-        cfg = self.cfg
         players = k.heuristic_players(view)
-        team = view.seat & 1
-        stats = {a: Stat() for a in actions}
         # players who know what the view shows see the action played too
         after = {a: players.after(a) for a in actions}
+        return self.pimc(
+            draw, view, actions, k.from_state, lambda pos, a: (k.play(pos, a), after[a])
+        )
+
+    def pimc(
+        self,
+        draw: Callable[[], Any],
+        view: View,
+        keys: Sequence[K],
+        prepare: Callable[[Any], Any],
+        start: Callable[[Any, K], tuple[Any, Any]],
+    ) -> dict[K, Stat]:
+        """Play each deal drawn out once after each key (an action, a setup line): prepare
+        turns a deal into what start needs to give the key's position and its players."""
+        cfg = self.cfg
+        team = view.seat & 1
+        stats = {key: Stat() for key in keys}
         deadline = time.perf_counter() + cfg.seconds
-        rounds = max(cfg.min_samples, min(cfg.max_samples, cfg.playouts // len(actions)))
+        rounds = max(cfg.min_samples, min(cfg.max_samples, cfg.playouts // len(keys)))
         done = 0
         for r in range(rounds):
             if r >= cfg.min_samples and time.perf_counter() > deadline:
                 break
-            pos = k.from_state(draw())
+            deal = prepare(draw())
             self.rng.getrandbits(64)  # once the playouts' noise: kept, so seeds decide alike
-            for a in actions:
-                totals = self.playout(k.play(pos, a), after[a])
-                stats[a].add(totals[team] - totals[1 - team])
-            done += len(actions)
+            for key in keys:
+                totals = self.playout(*start(deal, key))
+                stats[key].add(totals[team] - totals[1 - team])
+            done += len(keys)
         self.last_playouts = done
         return stats
 
