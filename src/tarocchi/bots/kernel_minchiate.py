@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from tarocchi.bots.heuristic.compiled_minchiate import Players
 from tarocchi.cards import BIT, popcount
-from tarocchi.games.base import Result, beat_table
+from tarocchi.games.base import Result, beat_table, top_index
 from tarocchi.games.minchiate import (
     CAPTURE_POINTS,
     CARDS_PAR,
@@ -40,7 +40,6 @@ from tarocchi.views import View
 POINTS = PACK.points
 MATTO_BIT = BIT[MATTO]
 TRUMP_MASK = PACK.trump_mask
-NOT_MATTO = PACK.full_mask & ~MATTO_BIT
 # the points' weight: a raw lead of 120 points adds one to the margin of resti
 POINT_WEIGHT = 1 / 120
 SCALE = 6  # margins of a few resti are the usual range
@@ -101,13 +100,6 @@ def rank_lines(lines: list[tuple[int, ...]], state: State) -> list[tuple[int, ..
     return lines
 
 
-def after_line(state: State, line: tuple[int, ...]) -> Pos:
-    """Return the kernel position after line (unused: there are no setup lines)."""
-    for action in line:
-        state = RULES.apply(state, action)
-    return from_state(state)
-
-
 def play(pos: Pos, card: int) -> Pos:
     """Return the position after the player to move plays card (assumed legal)."""
     hands, p, trick, piles, won, led, ledger, last = pos
@@ -118,11 +110,7 @@ def play(pos: Pos, card: int) -> Pos:
     if len(trick) < 4:
         return Pos(new_hands, (p + 1) & 3, trick, piles, won, led, ledger, last)
     first = (p + 1) & 3
-    top, top_i = -1, -1
-    for i, c in enumerate(trick):
-        if c != MATTO and (top < 0 or BEAT[top] >> c & 1):
-            top, top_i = c, i
-    winner = (first + top_i) & 3
+    winner = (first + top_index(trick, BEAT, MATTO)) & 3
     team = winner & 1
     pl = [piles[0], piles[1]]
     gained = 0

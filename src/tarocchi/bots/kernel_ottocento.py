@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from tarocchi.bots.heuristic.compiled_ottocento import Players
 from tarocchi.cards import BIT, iter_bits, popcount
-from tarocchi.games.base import Result, beat_table
+from tarocchi.games.base import Result, beat_table, top_index
 from tarocchi.games.ottocento import (
     DECLARE,
     DECLARE_ACTION,
@@ -34,9 +34,7 @@ from tarocchi.games.ottocento_combos import combination_value
 from tarocchi.packs.bolognese import MATTO, MOORS_MASK, PACK
 from tarocchi.views import View
 
-POINTS = PACK.points
 MATTO_BIT = BIT[MATTO]
-TRUMP_MASK = PACK.trump_mask
 NOT_MATTO = PACK.full_mask & ~MATTO_BIT
 # the largest margin a deal can plausibly reach, to put margins on about [-1, 1]
 SCALE = 400
@@ -142,13 +140,6 @@ def rank_lines(lines: list[tuple[int, ...]], state: State) -> list[tuple[int, ..
     return sorted(lines, key=score, reverse=True)
 
 
-def after_line(state: State, line: tuple[int, ...]) -> Pos:
-    """Return the kernel position after the dealer of a sampled deal discards line."""
-    for card in line:
-        state = RULES.apply(state, card)
-    return from_state(state)
-
-
 def play(pos: Pos, action: int) -> Pos:
     """Return the position after the player to move takes action (assumed legal)."""
     (hands, p, deciding, trick, piles, won, decided, declared, matto, last, dealer, discard) = pos
@@ -179,11 +170,7 @@ def play(pos: Pos, action: int) -> Pos:
             discard,
         )  # fmt: skip
     first = (p + 1) & 3
-    top, top_i = -1, -1
-    for i, c in enumerate(trick):
-        if c != MATTO and (top < 0 or BEAT[top] >> c & 1):
-            top, top_i = c, i
-    winner = (first + top_i) & 3
+    winner = (first + top_index(trick, BEAT, MATTO)) & 3
     real = 0
     for c in trick:
         real |= BIT[c]

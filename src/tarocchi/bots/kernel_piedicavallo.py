@@ -97,13 +97,6 @@ def rank_lines(lines: list[tuple[int, ...]], state: State) -> list[tuple[int, ..
     return sorted(lines, key=score, reverse=True)
 
 
-def after_line(state: State, line: tuple[int, ...]) -> Pos:
-    """Return the kernel position after the dealer of a sampled deal discards line."""
-    for card in line:
-        state = RULES.apply(state, card)
-    return from_state(state)
-
-
 def play(pos: Pos, card: int) -> Pos:
     """Return the position after the player to move plays card (assumed legal)."""
     hands, p, trick, points, won, discard = pos

@@ -252,7 +252,7 @@ class SearchBot(Bot):
             lines = k.rank_lines(lines, draw())[: cfg.max_lines]
         stats = self.pimc(
             draw, view, lines, lambda state: state,
-            lambda state, line: (k.after_line(state, line), players),
+            lambda state, line: (k.from_state(after(self.rules, state, line)), players),
         )  # fmt: skip
         out: dict[int, Stat] = {}
         for line, st in stats.items():
@@ -300,6 +300,13 @@ class SearchBot(Bot):
             done += len(keys)
         self.last_playouts = done
         return stats
+
+
+def after(rules: TrickGame, state: Any, line: tuple[int, ...]) -> Any:
+    """Return the state after a line of actions (a sampled deal's discard, say)."""
+    for action in line:
+        state = rules.apply(state, action)
+    return state
 
 
 def equivalent(view: View, interchangeable: int) -> list[list[int]]:

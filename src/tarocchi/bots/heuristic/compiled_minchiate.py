@@ -20,7 +20,6 @@ import numpy as np
 from numba import njit
 
 from tarocchi.bots.compiled_minchiate import LOW, SPLIT, TABLES, Tables, lay, legal, take
-from tarocchi.bots.heuristic.common import higher_in_suit
 from tarocchi.bots.heuristic.compiled_common import (
     best,
     cards_of,
@@ -36,18 +35,10 @@ from tarocchi.games.base import led_suit
 from tarocchi.packs.minchiate import MATTO, PACK
 from tarocchi.views import View, view
 
-_POINTS = np.array(PACK.points, dtype=np.int64)
-_SUIT_OF = np.array(PACK.suit_of, dtype=np.int64)
-# per card: the cards of its suit (or the trumps) above it, within its word
-_HIGHER = np.array(
-    [(h & LOW) if c < SPLIT else h >> SPLIT for c, h in
-     ((c, higher_in_suit(PACK, c)) for c in range(PACK.size))],
-    dtype=np.int64,
-)  # fmt: skip
-# per suit (0-3: low word; 4 the trumps: high word) its mask within its word
-_GROUP = np.array(
-    [PACK.suit_mask[s] for s in range(4)] + [PACK.trump_mask >> SPLIT], dtype=np.int64
-)
+_CARDS = cards_of(PACK, SPLIT)
+# per card its points, its suit and the cards of its suit (or the trumps) above it within
+# its word; per suit (0-3: low word; 4 the trumps: high word) its mask within its word
+_POINTS, _SUIT_OF, _HIGHER, _GROUP = _CARDS.points, _CARDS.suit_of, _CARDS.higher, _CARDS.group
 _KINGS = PACK.king_mask  # low word
 _TRUMPS_HI = PACK.trump_mask >> SPLIT
 _MATTO_HI = 1 << (MATTO - SPLIT)
@@ -73,7 +64,6 @@ LOAD, DUCK, TRICK_VALUE, TRUMP_MASTER, TRUMP_BASE, TRUMP_SLOPE, KING_POWER = ran
 SUIT_MASTER, MATTO_POWER, Q_MASTER, Q_TRUMP, Q_KING, PAYBACK, KING_RULE = range(7, 14)
 MATTO_LEAD, CAPTURE = range(14, 16)
 PARAMS = params()
-_CARDS = cards_of(PACK, SPLIT)
 
 
 @njit(cache=True)

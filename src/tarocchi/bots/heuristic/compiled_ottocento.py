@@ -44,13 +44,10 @@ from tarocchi.games.ottocento_combos import combination_value
 from tarocchi.packs.bolognese import MATTO, MOOR1, PACK
 from tarocchi.views import View, view
 
-_POINTS = np.array(PACK.points, dtype=np.int64)
-_SUIT_OF = np.array(PACK.suit_of, dtype=np.int64)
-_SUIT_MASK = np.array(PACK.suit_mask, dtype=np.int64)
-_TRUMPS_M = PACK.trump_mask
-_FULL = PACK.full_mask
-_MATTO_BIT = 1 << MATTO
 _CARDS = cards_of(PACK)
+_POINTS, _SUIT_OF = _CARDS.points, _CARDS.suit_of
+_SUIT_MASK = np.array(PACK.suit_mask, dtype=np.int64)
+_TRUMPS_M, _FULL, _MATTO_BIT = PACK.trump_mask, PACK.full_mask, 1 << MATTO
 _ABOVE_MOORS = PACK.trump_mask & ~((1 << MOOR1) - 1)  # every Moor and every higher trump
 
 

@@ -21,7 +21,6 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.heuristic.common import higher_in_suit
 from tarocchi.bots.heuristic.compiled_common import (
     best,
     cards_of,
@@ -40,14 +39,10 @@ from tarocchi.games.piedicavallo import DISCARDABLE_SUIT, DISCARDABLE_TRUMPS
 from tarocchi.packs.piemontese import MATTO, PACK, T1, T21
 from tarocchi.views import View, view
 
-_POINTS = np.array(PACK.points, dtype=np.int64)
-_SUIT_OF = np.array(PACK.suit_of, dtype=np.int64)
+_CARDS = cards_of(PACK)
+_POINTS, _SUIT_OF, _HIGHER = _CARDS.points, _CARDS.suit_of, _CARDS.higher
 _SUIT_MASK = np.array(PACK.suit_mask, dtype=np.int64)
-_HIGHER = np.array([higher_in_suit(PACK, c) for c in range(PACK.size)], dtype=np.int64)
-_TRUMPS_M = PACK.trump_mask
-_KINGS = PACK.king_mask
-_FULL = PACK.full_mask
-_MATTO_BIT = 1 << MATTO
+_TRUMPS_M, _KINGS, _FULL, _MATTO_BIT = PACK.trump_mask, PACK.king_mask, PACK.full_mask, 1 << MATTO
 
 
 def params(bot: type[HeuristicBot] = HeuristicBot) -> np.ndarray:
@@ -66,7 +61,6 @@ def params(bot: type[HeuristicBot] = HeuristicBot) -> np.ndarray:
 LOAD, DUCK, TRUMP_MASTER, TRUMP_BASE, TRUMP_SLOPE, KING_POWER, COURT_MASTER = range(7)
 MATTO_POWER, Q_KING, Q_COURT, Q_T1, PARTNER_SUIT, MATTO_LEAD, SWEEP = range(7, 14)
 PARAMS = params()
-_CARDS = cards_of(PACK)
 
 
 @njit(cache=True)
