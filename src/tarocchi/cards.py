@@ -168,6 +168,24 @@ def suit_cards(
     return rows
 
 
+def tarot_suits(
+    long_pips: Sequence[str],
+    round_pips: Sequence[str],
+    court: Sequence[tuple[str, int]],
+    names: tuple[dict[str, str], dict[str, str]],
+) -> list[tuple[str, str, str, int, str, int, int]]:
+    """Build the rows of the four suits of a 62-card pack: the pips weakest first (Swords
+    and Batons long_pips, Cups and Coins round_pips), each worth 1, then the court cards
+    (rank, points) from the Jack up."""
+    rows = []
+    for suit in (SWORDS, BATONS, CUPS, COINS):
+        pips = long_pips if suit in (SWORDS, BATONS) else round_pips
+        ranks = [(r, i + 1, 1) for i, r in enumerate(pips)]
+        ranks += [(r, 7 + i, p) for i, (r, p) in enumerate(court)]
+        rows += suit_cards(suit, ranks, names)
+    return rows
+
+
 RANK_NAMES_EN = {"K": "King", "Q": "Queen", "N": "Knight", "J": "Jack", "A": "Ace"}
 RANK_NAMES_IT = {"K": "Re", "Q": "Regina", "N": "Cavallo", "J": "Fante", "A": "Asso"}
 
