@@ -309,21 +309,7 @@ def _minchiate_info(
     tail.sort(key=lambda c: not mc.ROBBABLE >> c & 1)
     stop = (fola_stop,) if fola_stop >= 0 else ()
     fola = (*fola_robbed, *stop, *tail)
-    # rules §2.3: each seat's first packet of 10, then 11 with the exposed card last
-    rest: list[int] = []
-    packets = []
-    for k in range(4):
-        seat = (dealer + 1 + k) & 3
-        cards = [c for c in iter_bits(dealt[seat]) if c != exposed[seat]]
-        packets.append((cards[:10], [*cards[10:], exposed[seat]]))
-    for first, _ in packets:
-        rest += first
-    for _, second in packets:
-        rest += second
-    rest += fola
-    # rules §2.2: rest = deck[cut:] + deck[:low], and deck[low:cut] are the robbed, bottom up
-    low = cut - len(robbed)
-    deck = (*rest[len(rest) - low :], *reversed(robbed), *rest[: len(rest) - low])
+    deck = _deck(dealer, dealt, exposed, fola, cut, robbed)
     faceup = [BIT[exposed[s]] for s in range(4)]
     faceup[cutter] |= robbed_mask
     faceup[dealer] |= got
@@ -342,3 +328,29 @@ def _minchiate_info(
         (faceup[0], faceup[1], faceup[2], faceup[3]),
     )
     return info, (discards[0], discards[1])
+
+
+def _deck(
+    dealer: int,
+    dealt: list[int],
+    exposed: list[int],
+    fola: tuple[int, ...],
+    cut: int,
+    robbed: tuple[int, ...],
+) -> tuple[int, ...]:
+    """Return a deck order that deals these hands (`deal_from` replays it)."""
+    # rules §2.3: each seat's first packet of 10, then 11 with the exposed card last
+    rest: list[int] = []
+    packets = []
+    for k in range(4):
+        seat = (dealer + 1 + k) & 3
+        cards = [c for c in iter_bits(dealt[seat]) if c != exposed[seat]]
+        packets.append((cards[:10], [*cards[10:], exposed[seat]]))
+    for first, _ in packets:
+        rest += first
+    for _, second in packets:
+        rest += second
+    rest += fola
+    # rules §2.2: rest = deck[cut:] + deck[:low], and deck[low:cut] are the robbed, bottom up
+    low = cut - len(robbed)
+    return (*rest[len(rest) - low :], *reversed(robbed), *rest[: len(rest) - low])

@@ -21,17 +21,7 @@ from tarocchi.compiled import low_card, n_cards
 
 # The weight a sampled deal takes per past play the heuristic players would have made
 # otherwise (likelihood.Replay): with a card of the same suit and points, with any other.
-# Sharp, as the chains of `likelihood.Chains` need: on 60 Piedicavallo positions (the
-# searching team against the heuristic, 192 deals each), the mean log-chance a sampled deal
-# puts an unseen card where it lies is -0.902 with these (the chains), -0.949 with
-# 0.2 / 0.3 (the chains), -0.955 with 0.2 / 0.3 resampling three times the draws (the
-# earlier hard level) and -1.055 uniformly; against normal players -0.984, -0.993 and
-# -1.065 (chains, resampling, uniform); Minchiate (45 positions) -0.878, -0.911 and -0.996.
-# Sharper still (0.002 / 0.004) played no better (Piedicavallo, 80 pairs: +0.2 points a
-# deal, 95% CI -1.4..+1.9). Per seat, softer factors for the partner (who plays by search)
-# fit worse (0.3 / 0.5: -0.911), sharper ones for the opponents no better (0.002 / 0.004
-# with 400 steps of burn-in: -0.873 against -0.875). Nor do normal players' plays call for
-# softer factors: a mixture, half these and half 0.3 / 0.5, fits them worse (-1.007)
+# Sharp, as the chains of `likelihood.Chains` need (docs/experiments.md: the fits)
 FACTORS = (0.02, 0.04)
 
 
