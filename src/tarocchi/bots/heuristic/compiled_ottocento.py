@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.heuristic.compiled_common import cards_of, legal, play, recorded
+from tarocchi.bots.heuristic.compiled_common import cards_of, legal, play, recorded, reveal_void
 from tarocchi.bots.heuristic.ottocento import (
     FUTURE_CARD,
     MATTO_RESERVE,
@@ -38,7 +38,6 @@ from tarocchi.bots.inference import void_masks
 from tarocchi.cards import FOOL, TRUMPS
 from tarocchi.compiled import low_card, n_cards
 from tarocchi.games import ottocento_combos as oc
-from tarocchi.games.base import led_suit
 from tarocchi.games.ottocento import DECLARE_ACTION, LAST_TRICK_BONUS, PASS_ACTION
 from tarocchi.games.ottocento_combos import combination_value
 from tarocchi.packs.bolognese import MATTO, MOOR1, PACK
@@ -468,12 +467,7 @@ class Players:
         out = Players.__new__(Players)
         out.seat, out.dealer, out.plays, out.decl = self.seat, self.dealer, self.plays, self.decl
         out.voids, out.lastled = self.voids.copy(), self.lastled.copy()
-        led = led_suit(self.trick, PACK.suit_of)
-        s = PACK.suit_of[card]
-        if led is not None and s not in (led, FOOL):
-            out.voids[self.seat] |= PACK.suit_mask[led]
-            if s != TRUMPS:
-                out.voids[self.seat] |= _TRUMPS_M
+        reveal_void(out.voids, self.seat, self.trick, card, PACK)
         out.trick = (*self.trick, (self.seat, card))
         if len(out.trick) == 4:
             out._led(out.trick)

@@ -28,13 +28,13 @@ from tarocchi.bots.heuristic.compiled_common import (
     outlook,
     play,
     recorded,
+    reveal_void,
     scratch,
 )
 from tarocchi.bots.heuristic.piedicavallo import HeuristicBot
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import FOOL, TRUMPS, popcount
 from tarocchi.compiled import low_card, n_cards
-from tarocchi.games.base import led_suit
 from tarocchi.games.piedicavallo import DISCARDABLE_SUIT, DISCARDABLE_TRUMPS
 from tarocchi.packs.piemontese import MATTO, PACK, T1, T21
 from tarocchi.views import View, view
@@ -376,12 +376,7 @@ class Players:
         out = Players.__new__(Players)
         out.seat, out.dealer, out.plays = self.seat, self.dealer, self.plays
         out.voids, out.ledby = self.voids.copy(), self.ledby.copy()
-        led = led_suit(self.trick, PACK.suit_of)
-        s = PACK.suit_of[card]
-        if led is not None and s not in (led, FOOL):
-            out.voids[self.seat] |= PACK.suit_mask[led]
-            if s != TRUMPS:
-                out.voids[self.seat] |= _TRUMPS_M
+        reveal_void(out.voids, self.seat, self.trick, card, PACK)
         out.trick = (*self.trick, (self.seat, card))
         if len(out.trick) == 4:
             out._led(out.trick)
