@@ -72,7 +72,7 @@ def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
     return out
 
 
-def detail_to_json(rules: TrickGame, hand: int, action: int, tr: Translator) -> dict[str, Any]:
+def detail_to_json(rules: TrickGame[Any], hand: int, action: int, tr: Translator) -> dict[str, Any]:
     """Return what an action that is not a card does, for a seat holding hand: its code, a
     sentence in tr's language, the codes of the cards involved and its points (or None)."""
     d = rules.action_detail(hand, action)
@@ -142,7 +142,7 @@ PLAYS = N_("%(seat)s plays %(card)s.")
 
 
 def trick_entry(
-    rules: TrickGame, index: int, trick: Trick, winner: int, tr: Translator
+    rules: TrickGame[Any], index: int, trick: Trick, winner: int, tr: Translator
 ) -> dict[str, Any]:
     """Return the history entry of a finished trick: its winner and what it adds to each
     team's running score, with a sentence saying so."""
@@ -175,7 +175,7 @@ def points_text(points: float) -> Msg:
 
 
 def step(
-    rules: TrickGame, state: GameState, action: int, seat: int, before: View, tr: Translator
+    rules: TrickGame[Any], state: GameState, action: int, seat: int, before: View, tr: Translator
 ) -> tuple[GameState, View, list[dict[str, Any]]]:
     """Apply an action; return the new state, seat's new view and what seat saw change. A card
     that was not played to a trick was laid aside face down: seat learns that (and which card,
@@ -218,7 +218,7 @@ TOLD_SIZE = 1024
 
 
 def history(
-    rules: TrickGame, seed: int, actions: Sequence[int], seat: int, tr: Translator
+    rules: TrickGame[Any], seed: int, actions: Sequence[int], seat: int, tr: Translator
 ) -> list[dict[str, Any]]:
     """Return everything seat saw happen in the deal of seed through actions, in play order:
     the entries of `changes` and `step`, built from seat's successive views only."""
@@ -250,7 +250,7 @@ def refusals(state: GameState, seat: int) -> dict[int, str]:
     return {c: rules.illegal_reason(state, c) for c in bits(state.hands[seat]) if c not in legal}
 
 
-def result_to_json(rules: TrickGame, r: Result, tr: Translator = ENGLISH) -> dict[str, Any]:
+def result_to_json(rules: TrickGame[Any], r: Result, tr: Translator = ENGLISH) -> dict[str, Any]:
     """Return a JSON-ready form of a result, its lines in tr's language."""
     out: dict[str, Any] = {
         "ns": r.ns,

@@ -4,6 +4,7 @@ and the levels players choose from, each played by one of them (`normal` is `sea
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from tarocchi.bots.base import Bot
 from tarocchi.games import info
@@ -30,7 +31,7 @@ LEVELS = {
 }
 
 
-def make_bot(name: str, rules: TrickGame, seed: int = 0) -> Bot:
+def make_bot(name: str, rules: TrickGame[Any], seed: int = 0) -> Bot:
     """Return a new bot of the given kind (a bot's name or a level's) for a game, seeded."""
     key = name.strip().lower()
     kind = LEVELS.get(key, key)

@@ -46,7 +46,7 @@ def kernel(game_name: str) -> ModuleType | None:
     return importlib.import_module(info(game_name).kernel)
 
 
-def warm_up(rules: TrickGame) -> None:
+def warm_up(rules: TrickGame[Any]) -> None:
     """Compile a game's deal sampler, playouts and replays now (or load them from numba's
     cache), on its deal of seed 0, so that no player waits seconds for the compiler at its
     first move."""
@@ -142,7 +142,7 @@ class SearchBot(Bot):
     # one Settings for every game, or one per game
     settings: ClassVar[Settings | dict[str, Settings]] = NORMAL
 
-    def __init__(self, rules: TrickGame, seed: int = 0) -> None:
+    def __init__(self, rules: TrickGame[Any], seed: int = 0) -> None:
         super().__init__(rules, seed)
         cfg = self.settings
         self.cfg: Settings = cfg if isinstance(cfg, Settings) else cfg[rules.name]
@@ -302,7 +302,7 @@ class SearchBot(Bot):
         return stats
 
 
-def after(rules: TrickGame, state: Any, line: tuple[int, ...]) -> Any:
+def after(rules: TrickGame[Any], state: Any, line: tuple[int, ...]) -> Any:
     """Return the state after a line of actions (a sampled deal's discard, say)."""
     for action in line:
         state = rules.apply(state, action)

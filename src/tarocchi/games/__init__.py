@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import importlib
 from dataclasses import dataclass
+from typing import Any
 
 from tarocchi.cards import Pack
 from tarocchi.games.base import TrickGame
@@ -65,9 +66,9 @@ def load(target: str) -> object:
 
 
 @functools.cache
-def game(name: str) -> TrickGame:
+def game(name: str) -> TrickGame[Any]:
     """Return the rules object of a game by name ("piedicavallo", "ottocento", "minchiate")."""
-    rules: TrickGame = importlib.import_module(info(name).rules).RULES
+    rules: TrickGame[Any] = importlib.import_module(info(name).rules).RULES
     return rules
 
 

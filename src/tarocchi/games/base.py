@@ -14,7 +14,7 @@ import random
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS, Pack, bits, popcount
 from tarocchi.i18n import Msg
@@ -116,6 +116,9 @@ class GameState(Protocol):
     def tricks(self) -> tuple[tuple[tuple[int, int], ...], ...]: ...
     @property
     def piles(self) -> tuple[int, int]: ...
+
+
+S = TypeVar("S", bound=GameState)  # a game's State
 
 
 def led_suit(trick: Sequence[tuple[int, int]], suit_of: Sequence[int]) -> int | None:
@@ -257,7 +260,7 @@ def deck_by_slots(hands: Sequence[int], dealer: int, slots: Sequence[int]) -> li
     return deck
 
 
-class TrickGame:
+class TrickGame(Generic[S]):
     """Shared behaviour of the three rules objects: codes, legal actions, views."""
 
     name: ClassVar[str]
@@ -294,7 +297,7 @@ class TrickGame:
         return self.pack.card_id(c)
 
     # -- the game protocol -----------------------------------------------------------
-    def deal(self, seed: int) -> Any:
+    def deal(self, seed: int) -> S:
         """Return the state after a seeded random deal; the first decision is pending."""
         return self.deal_outcomes(self.chance_outcomes(seed))
 
@@ -321,7 +324,7 @@ class TrickGame:
             return []
         return bits(self.pack.full_mask & ~sum(1 << c for c in drawn[head:]))
 
-    def deal_outcomes(self, outcomes: Sequence[int]) -> Any:
+    def deal_outcomes(self, outcomes: Sequence[int]) -> S:
         """Return the first decision of the deal these chance outcomes make (ValueError if
         they are not a complete deal)."""
         dealer, deck = outcomes[0], outcomes[1:]
@@ -330,49 +333,49 @@ class TrickGame:
         hands = hands_by_slots(deck, dealer, self.deal_slots)
         return self.start(hands, dealer)
 
-    def outcomes_of(self, state: Any) -> tuple[int, ...]:
+    def outcomes_of(self, state: S) -> tuple[int, ...]:
         """Return chance outcomes that deal exactly the hands of this state's deal (a state
         built from a sampled deal; the inverse of `deal_outcomes`)."""
         hands = self.dealt_hands(state)
         return (state.dealer, *deck_by_slots(hands, state.dealer, self.deal_slots))
 
-    def start(self, hands: tuple[int, int, int, int], dealer: int) -> Any:
+    def start(self, hands: tuple[int, int, int, int], dealer: int) -> S:
         """Return the first decision for explicit hands (games dealt by slots)."""
         raise NotImplementedError
 
-    def discards(self, state: Any, seat: int) -> int:
+    def discards(self, state: S, seat: int) -> int:
         """Return the cards seat has laid aside in the discard (hidden from the others)."""
         return 0
 
-    def legal_mask(self, state: Any) -> int:
+    def legal_mask(self, state: S) -> int:
         """Return the legal card actions as a mask (the hot path of playouts)."""
         raise NotImplementedError
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: S) -> list[int]:
         """Return the legal action ids, ascending."""
         return bits(self.legal_mask(state))
 
-    def apply(self, state: Any, action: int) -> Any:
+    def apply(self, state: S, action: int) -> S:
         """Return the state after the player to move takes action (IllegalAction if not)."""
         raise NotImplementedError
 
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: S) -> bool:
         """Return True when the deal is finished."""
         return state.to_move is None
 
-    def result(self, state: Any) -> Result:
+    def result(self, state: S) -> Result:
         """Return the final result of a finished deal."""
         raise NotImplementedError
 
-    def public_events(self, state: Any) -> tuple[Event, ...]:
+    def public_events(self, state: S) -> tuple[Event, ...]:
         """Return the public announcements so far, in order."""
         return ()
 
-    def shown_cards(self, state: Any) -> tuple[int, int, int, int]:
+    def shown_cards(self, state: S) -> tuple[int, int, int, int]:
         """Return, per seat, cards every seat knows are in that hand (declared, exposed)."""
         return (0, 0, 0, 0)
 
-    def dealt_hands(self, state: Any) -> tuple[int, ...]:
+    def dealt_hands(self, state: S) -> tuple[int, ...]:
         """Return the hands as dealt: each seat's hand now, its discards and its plays."""
         hands = [state.hands[s] | self.discards(state, s) for s in range(4)]
         for trick in (*state.tricks, state.trick):
@@ -380,24 +383,24 @@ class TrickGame:
                 hands[seat] |= 1 << card
         return tuple(hands)
 
-    def deal_fields(self, state: Any) -> dict[str, Any]:
+    def deal_fields(self, state: S) -> dict[str, object]:
         """Return further public facts of the deal for records (Minchiate: cut, Fola...)."""
         return {}
 
-    def finished_tricks(self, state: Any) -> tuple[tuple[tuple[int, int], ...], ...]:
+    def finished_tricks(self, state: S) -> tuple[tuple[tuple[int, int], ...], ...]:
         """Return every finished trick as (seat, card) plays."""
         return tuple(state.tricks)
 
-    def public_piles(self, state: Any) -> tuple[int, int]:
+    def public_piles(self, state: S) -> tuple[int, int]:
         """Return the cards each team has visibly taken so far."""
         ns, ew = state.piles
         return ns, ew
 
-    def private_cards(self, state: Any, seat: int) -> int:
+    def private_cards(self, state: S, seat: int) -> int:
         """Return cards outside seat's hand that seat alone knows: its own discards."""
         return self.discards(state, seat)
 
-    def phase_name(self, state: Any) -> str:
+    def phase_name(self, state: S) -> str:
         """Return the name of the current phase ("discard", "play", "over"...)."""
         raise NotImplementedError
 
@@ -405,7 +408,7 @@ class TrickGame:
         """Return the (seat, card) winning a (partial) trick so far, or None."""
         return winning_play(trick, self.pack)
 
-    def view(self, state: Any, seat: int) -> View:
+    def view(self, state: S, seat: int) -> View:
         """Return everything seat may know (see `View`)."""
         return view_of(self, state, seat)
 
@@ -439,14 +442,14 @@ class TrickGame:
         """Return the value of the combinations in a set of cards."""
         raise NotImplementedError(f"{self.name} has no combinations")
 
-    def check_action(self, state: Any, action: int) -> None:
+    def check_action(self, state: S, action: int) -> None:
         """Raise IllegalAction with the rule's reason unless action is legal now."""
         if state.to_move is None:
             raise IllegalAction(Msg("the deal is over"))
         if action not in self.legal_actions(state):
             raise IllegalAction(self.illegal_reason(state, action))
 
-    def illegal_reason(self, state: Any, action: int) -> str:
+    def illegal_reason(self, state: S, action: int) -> str:
         """Explain why an action is illegal in state."""
         raise NotImplementedError
 
@@ -483,7 +486,7 @@ class View:
     shown: tuple[int, int, int, int]  # cards every seat knows are in each hand
     private: int  # cards outside the hand that only this seat knows (its own discard)
     result: Result | None  # the final result once the deal is over
-    rules: TrickGame = field(compare=False, repr=False)  # the rules of this view's game
+    rules: TrickGame[Any] = field(compare=False, repr=False)  # the rules of this view's game
 
     @property
     def played(self) -> int:
@@ -513,7 +516,7 @@ def _or(masks: tuple[int, ...]) -> int:
     return m
 
 
-def view_of(rules: TrickGame, state: GameState, seat: int) -> View:
+def view_of(rules: TrickGame[S], state: S, seat: int) -> View:
     """Return what seat may know of state (`tarocchi.views.view`, `TrickGame.view`)."""
     over = state.to_move is None
     hands = state.hands

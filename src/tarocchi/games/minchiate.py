@@ -368,7 +368,7 @@ def ledger_text(score: Score, before: Ledger, after: Ledger) -> str:
     return sentences(scored, ledger)
 
 
-class Minchiate(TrickGame):
+class Minchiate(TrickGame[State]):
     """The stateless rules object of Minchiate."""
 
     name = "minchiate"

@@ -204,7 +204,7 @@ def settle_matto(owner: int, other: int) -> int:
     return best
 
 
-class Ottocento(TrickGame):
+class Ottocento(TrickGame[State]):
     """The stateless rules object of Ottocento."""
 
     name = "ottocento"

@@ -132,7 +132,7 @@ def discard_reason(hand: int, discard: int) -> str:
     )
 
 
-class Piedicavallo(TrickGame):
+class Piedicavallo(TrickGame[State]):
     """The stateless rules object of Piedicavallo Tarocchi."""
 
     name = "piedicavallo"
