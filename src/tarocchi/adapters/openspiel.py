@@ -413,7 +413,6 @@ class ISMCTSBot(Bot):
         # returns come in the game's unit: UCT's constant is half the margin that our own
         # kernels take as the usual range (114 points, 400 points, 6 resti)
         k = kernel(rules.name)
-        assert k is not None  # every game has one
         uct_c = 0.5 * k.SCALE
         self.search = TimedISMCTS(
             self.game, NORMAL[rules.name].seconds, self.rng.randrange(1 << 31), uct_c

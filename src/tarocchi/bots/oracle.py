@@ -43,7 +43,7 @@ class OracleBot(SearchBot):
     def evaluate_state(self, state: Any, v: View) -> dict[int, Stat] | None:
         """Return the search's statistics per legal action on the true deal, or None in a
         phase the kernel does not play."""
-        if self.kernel is None or v.phase != "play":
+        if v.phase != "play":
             return None
         return self.search(lambda: state, v, v.legal)
 

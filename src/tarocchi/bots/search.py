@@ -30,20 +30,95 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from types import ModuleType
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
+from tarocchi.bots import make_bot
 from tarocchi.bots.base import Bot
 from tarocchi.bots.belief import belief
 from tarocchi.bots.likelihood import Chains, Replay
 from tarocchi.games import info
-from tarocchi.games.base import TrickGame
-from tarocchi.views import View
+from tarocchi.games.base import GameState, TrickGame
+from tarocchi.views import View, view
+
+P = TypeVar("P")  # a kernel's position
+S = TypeVar("S", bound=GameState, contravariant=True)  # its game's State
 
 
-def kernel(game_name: str) -> ModuleType | None:
+class Players(Protocol):
+    """The compiled heuristic players of one view (`heuristic.compiled_<game>.Players`)."""
+
+    def after(self, card: int) -> Players:
+        """Return the players who also saw the view's seat play card."""
+        ...
+
+    def replay(self, hands: tuple[int, int, int, int], discard: int) -> tuple[int, int]:
+        """Return the past plays they would have made otherwise: (near, other)."""
+        ...
+
+
+H = TypeVar("H", bound=Players)  # its playout players
+
+
+class Kernel(Protocol[P, S, H]):
+    """What the search needs of a game's compiled path (`bots/kernel_<game>.py`)."""
+
+    @property
+    def TIE(self) -> float:
+        """Margins this close are a tie, which the heuristic bot's choice breaks."""
+        ...
+
+    @property
+    def SCALE(self) -> float:
+        """The usual range of a deal's margin, in the game's unit."""
+        ...
+
+    @property
+    def INTERCHANGEABLE(self) -> int:
+        """The cards that may play alike (see `equivalent`)."""
+        ...
+
+    def from_state(self, state: S) -> P:
+        """Return the position of a rules state."""
+        ...
+
+    def play(self, pos: P, action: int) -> P:
+        """Return the position after the player to move takes action."""
+        ...
+
+    def playout(self, pos: P, players: H, moves: list[int] | None = None) -> tuple[float, float]:
+        """Play the deal to its end; return each team's value."""
+        ...
+
+    def heuristic_players(self, view: View) -> H:
+        """Return the compiled heuristic players of a view."""
+        ...
+
+    def setup_lines(self, view: View) -> list[tuple[int, ...]]:
+        """Return the setup decisions searched as whole lines ([] for none)."""
+        ...
+
+    def rank_lines(self, lines: list[tuple[int, ...]], state: S) -> list[tuple[int, ...]]:
+        """Return lines best first by the heuristic bot's judgement."""
+        ...
+
+
+if TYPE_CHECKING:  # each game's compiled path is checked against the interface here
+    from tarocchi.bots import kernel_minchiate, kernel_ottocento, kernel_piedicavallo
+    from tarocchi.bots.heuristic import compiled_minchiate as cm
+    from tarocchi.bots.heuristic import compiled_ottocento as co
+    from tarocchi.bots.heuristic import compiled_piedicavallo as cp
+    from tarocchi.games import minchiate, ottocento, piedicavallo
+
+    _PIEDICAVALLO: Kernel[kernel_piedicavallo.Pos, piedicavallo.State, cp.Players]
+    _PIEDICAVALLO = kernel_piedicavallo
+    _OTTOCENTO: Kernel[kernel_ottocento.Pos, ottocento.State, co.Players] = kernel_ottocento
+    _MINCHIATE: Kernel[kernel_minchiate.Pos, minchiate.State, cm.Players] = kernel_minchiate
+
+
+def kernel(game_name: str) -> Kernel[Any, Any, Any]:
     """Return the compiled path of a game (the registry's `GameInfo.kernel`)."""
-    return importlib.import_module(info(game_name).kernel)
+    found: Kernel[Any, Any, Any] = importlib.import_module(info(game_name).kernel)
+    return found
 
 
 def warm_up(rules: TrickGame[Any]) -> None:
@@ -51,11 +126,6 @@ def warm_up(rules: TrickGame[Any]) -> None:
     cache), on its deal of seed 0, so that no player waits seconds for the compiler at its
     first move."""
     k = kernel(rules.name)
-    if k is None:
-        return
-    from tarocchi.bots import make_bot
-    from tarocchi.views import view
-
     bot = make_bot("heuristic", rules)
     state = rules.deal(0)
     while rules.phase_name(state) != "play":
@@ -154,8 +224,6 @@ class SearchBot(Bot):
     def fallback(self) -> Bot:
         """Return the heuristic bot that takes the decisions the kernel does not play."""
         if self._fallback is None:
-            from tarocchi.bots import make_bot
-
             self._fallback = make_bot("heuristic", self.rules, self.rng.randrange(1 << 30))
         return self._fallback
 
@@ -176,7 +244,6 @@ class SearchBot(Bot):
         With a confidence set, the heuristic's choice stands unless the best action leads
         it by the TIE and by that many standard errors, deal by deal."""
         best = best_action(stats)
-        assert self.kernel is not None
         z = self.cfg.confidence
         if z and stats[best].margins:
             prior = self.fallback.choose(view)
@@ -195,7 +262,6 @@ class SearchBot(Bot):
     def playout(self, pos: Any, players: Any) -> tuple[float, ...]:
         """Play a kernel position to its end with the compiled heuristic players; return
         each team's value."""
-        assert self.kernel is not None
         totals: tuple[float, ...] = self.kernel.playout(pos, players)
         return totals
 
@@ -203,8 +269,6 @@ class SearchBot(Bot):
         """Return the search's statistics per legal action, or None in a phase it leaves to
         the heuristic bot."""
         k = self.kernel
-        if k is None:
-            return None
         lines = [] if view.phase == "play" else k.setup_lines(view)
         if view.phase != "play" and not lines:
             return None
@@ -229,7 +293,6 @@ class SearchBot(Bot):
     def search_classes(self, draw: Any, view: View) -> dict[int, Stat]:
         """Search one card of each set of interchangeable legal cards (see `equivalent`);
         every card of a set shares its statistics."""
-        assert self.kernel is not None
         classes = equivalent(view, self.kernel.INTERCHANGEABLE)
         cap = self.cfg.max_actions
         values = getattr(self.fallback, "card_values", None)
@@ -244,7 +307,6 @@ class SearchBot(Bot):
         """Evaluate whole setup decisions (e.g. both cards of a discard) by PIMC; return, per
         action, the stats of the best line that holds it."""
         k = self.kernel
-        assert k is not None
         cfg = self.cfg
         players = k.heuristic_players(view)
         if len(lines) > cfg.max_lines:
@@ -265,7 +327,6 @@ class SearchBot(Bot):
         """Play each deal given by draw() out once after each action; return the stats per
         action."""
         k = self.kernel
-        assert k is not None
         players = k.heuristic_players(view)
         # players who know what the view shows see the action played too
         after = {a: players.after(a) for a in actions}
