@@ -296,7 +296,7 @@ class _Told:
 # recent histories by (game, seed, seat, language): the next request for the same deal
 # only tells the actions added since, so a deal's history costs each action once
 _TOLD: OrderedDict[tuple[str, int, int, str], _Told] = OrderedDict()
-TOLD_SIZE = 1024
+TOLD_SIZE = 256
 
 
 def history(
