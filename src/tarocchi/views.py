@@ -18,6 +18,7 @@ from typing import Any
 from tarocchi.cards import SEATS, TEAMS, Pack, bits, popcount
 from tarocchi.games import game
 from tarocchi.games.base import Event, GameState, Result, Tally, TrickGame, exact
+from tarocchi.games.minchiate_ledger import plural_resti
 from tarocchi.i18n import N_, Msg, Translator, nmsg, translator
 
 Trick = tuple[tuple[int, int], ...]
@@ -338,6 +339,7 @@ def result_to_json(rules: TrickGame, r: Result, tr: Translator = ENGLISH) -> dic
         "ns": r.ns,
         "ew": r.ew,
         "winner": r.winner,
+        "headline": tr.text(headline(rules, r)),
         "lines": [
             {"label": tr.text(x.label), "ns": x.ns, "ew": x.ew, "note": tr.text(x.note)}
             for x in r.lines
@@ -347,6 +349,27 @@ def result_to_json(rules: TrickGame, r: Result, tr: Translator = ENGLISH) -> dic
     for key, value in r.extra:
         out[key] = _plain(value, tr)
     return out
+
+
+VERDICTS = {"NS": N_("North-South win."), "EW": N_("East-West win."), "draw": N_("A draw.")}
+
+
+def headline(rules: TrickGame, r: Result) -> Msg:
+    """Return the result in a sentence, naming its unit: "East-West win. North-South 0 resti,
+    East-West 3 resti." """
+    return Msg(
+        "%(verdict)s North-South %(ns)s, East-West %(ew)s.",
+        verdict=Msg(VERDICTS[r.winner]),
+        ns=amount(rules.unit, r.ns),
+        ew=amount(rules.unit, r.ew),
+    )
+
+
+def amount(unit: str, x: float) -> Msg:
+    """Return an amount in a game's unit: "1 point", "4.5 points", "1 resto", "3 resti"."""
+    if unit == "resti":
+        return plural_resti(int(x))
+    return points_text(x)
 
 
 def _plain(value: Any, tr: Translator) -> Any:
