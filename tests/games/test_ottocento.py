@@ -85,7 +85,7 @@ def test_strength_order() -> None:
 
 
 def test_codes_and_names() -> None:
-    """Codes per DESIGN.md; English and Italian names; actions round-trip."""
+    """Codes as docs/rules.md gives them; English and Italian names; actions round-trip."""
     assert PACK.codes[:10] == tuple(seq("SW-A SW-6 SW-7 SW-8 SW-9 SW-10 SW-J SW-N SW-Q SW-K"))
     assert PACK.codes[20:30] == tuple(seq("CU-10 CU-9 CU-8 CU-7 CU-6 CU-A CU-J CU-N CU-Q CU-K"))
     numbered = [f"T{n}" for n in range(5, 17)]

@@ -17,7 +17,7 @@ discards, one card at a time; the declarations, counter-clockwise from the
 dealer's right; the Fola turned face up; 21 tricks. Immediate scores and the
 resti ledger are derived from the state when asked (`public_events`, `result`),
 so playing a card does no scoring work. Section numbers (§) refer to
-shared/rules/minchiate.md.
+docs/rules.md (Minchiate).
 """
 
 from __future__ import annotations

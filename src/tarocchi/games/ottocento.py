@@ -13,7 +13,7 @@ first turn in trick 1, DECLARE (all combinations in hand, rules §3) or PASS; th
 the 60 card plays of 15 tricks. A player whose hand scores nothing passes
 without being asked (the public "pass" event is the same either way, so it
 reveals nothing). Combinations are scored in tarocchi.games.ottocento_combos.
-Section numbers (§) refer to shared/rules/ottocento.md.
+Section numbers (§) refer to docs/rules.md (Ottocento).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ Card ids (see tarocchi.packs.piemontese):
 
 Actions are card ids only: the dealer's two discards, one card at a time, then
 the 60 card plays of 15 tricks. Section numbers (§) refer to
-shared/rules/piedicavallo.md.
+docs/rules.md (Piedicavallo).
 """
 
 from __future__ import annotations
