@@ -152,6 +152,7 @@ def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
     }
     if v.result is not None:
         out["result"] = result_to_json(rules, v.result, tr)
+        out["result"]["headline"] = tr.text(headline(rules, v.result))
     return out
 
 
@@ -339,7 +340,6 @@ def result_to_json(rules: TrickGame, r: Result, tr: Translator = ENGLISH) -> dic
         "ns": r.ns,
         "ew": r.ew,
         "winner": r.winner,
-        "headline": tr.text(headline(rules, r)),
         "lines": [
             {"label": tr.text(x.label), "ns": x.ns, "ew": x.ew, "note": tr.text(x.note)}
             for x in r.lines
