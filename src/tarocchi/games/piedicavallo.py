@@ -344,7 +344,12 @@ class Piedicavallo(TrickGame):
         if state.phase == DISCARD:
             return ()
         n = popcount(state.discard & TRUMP_MASK)
-        text = nmsg("discarded %(n)d trump", "discarded %(n)d trumps", n)
+        text = nmsg(
+            "%(seat)s discarded %(n)d trump.",
+            "%(seat)s discarded %(n)d trumps.",
+            n,
+            seat=SEATS[state.dealer],
+        )
         return (Event("announce", state.dealer, 0, n, text),)
 
     def discards(self, state: State, seat: int) -> int:
