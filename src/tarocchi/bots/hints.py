@@ -80,10 +80,10 @@ def reason(view: View, action: int) -> str:
     points = pack.points[action]
     if view.phase == "discard":
         if view.game == "minchiate":
-            return Msg("discard the %(card)s: it is worthless and goes to the Fola", card=name)
+            return Msg("discard %(card)s: it is worthless and goes to the Fola", card=name)
         return nmsg(
-            "discard the %(card)s: banks %(n)d point for your team and shortens your hand",
-            "discard the %(card)s: banks %(n)d points for your team and shortens your hand",
+            "discard %(card)s: banks %(n)d point for your team and shortens your hand",
+            "discard %(card)s: banks %(n)d points for your team and shortens your hand",
             points,
             card=name,
         )
@@ -97,8 +97,8 @@ def reason(view: View, action: int) -> str:
         if _partner_led(view, suit, mate):
             return Msg("lead %(suit)s back: your partner led that suit", suit=SUIT_NAMES_EN[suit])
         if suit == TRUMPS:
-            return Msg("lead the %(card)s: draws the opponents' trumps", card=name)
-        return Msg("lead the %(card)s", card=name)
+            return Msg("lead %(card)s: draws the opponents' trumps", card=name)
+        return Msg("lead %(card)s", card=name)
     before = rules.winning_play(view.trick)
     after = rules.winning_play((*view.trick, (view.seat, action)))
     at_stake = sum(pack.points[c] for _, c in view.trick if c != pack.matto)
