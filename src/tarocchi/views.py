@@ -234,11 +234,11 @@ def trick_entry(
     mine, theirs = (ns, ew) if winner & 1 == 0 else (ew, ns)
     if theirs:
         text = Msg(
-            "%(seat)s wins trick %(trick)d: %(ns)s points to North-South, %(ew)s to East-West.",
+            "%(seat)s wins trick %(trick)d: %(ns)s to North-South, %(ew)s to East-West.",
             seat=SEATS[winner],
             trick=index + 1,
-            ns=exact(ns),
-            ew=exact(ew),
+            ns=points_text(ns),
+            ew=points_text(ew),
         )
     else:
         text = Msg(
