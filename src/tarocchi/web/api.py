@@ -347,7 +347,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
     opened = (401, 403, 404, 422)  # any route that opens a game by its id and token
 
     @router.post("/games", status_code=201, response_model=Created,
-                 responses=errors_for(413, 422, 429, 503))  # fmt: skip
+                 responses=errors_for(400, 413, 422, 429, 503))  # fmt: skip
     async def create_game(body: NewGame, request: Request) -> JSONResponse:
         """Start a deal; the AI's moves up to your first decision are applied and listed."""
         AI_MS.set(0.0)
@@ -365,7 +365,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         return reply({"version": live.row.version, "view": view_json(live, tr)})
 
     @router.post("/games/{game_id}/actions", response_model=Moved,
-                 responses=errors_for(*opened, 409, 413, 429, 503))  # fmt: skip
+                 responses=errors_for(*opened, 400, 409, 413, 429, 503))  # fmt: skip
     async def post_action(game_id: str, body: Action, request: Request, auth: Auth
                           ) -> JSONResponse:  # fmt: skip
         """Apply your action, then every AI move until you must act again or the deal ends."""

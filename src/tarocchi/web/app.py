@@ -51,6 +51,12 @@ PROBLEMS = {
     "dict_type": N_("must be a JSON object"),
     "": N_("not valid"),
 }
+# the reasons of the framework's own errors (ours are messages already)
+FRAMEWORK_ERRORS = {
+    400: Msg("the body could not be read as JSON"),
+    404: Msg("no such page"),
+    405: Msg("this method is not allowed here"),
+}
 # page titles of error statuses (other statuses: "Something went wrong")
 HEADINGS = {404: N_("Page not found"), 405: N_("Not allowed here")}
 EXCERPT = 40  # characters of a wrong value an error may quote
@@ -109,6 +115,8 @@ def create_app(
     app = FastAPI(title="tarocchi", version="1", lifespan=lifespan, docs_url=None,
                   redoc_url=None, redirect_slashes=False)  # fmt: skip
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    # (FastAPI's own max_body_size answers 413 in plain English text, outside the app's
+    # handlers and middleware: no security headers, not the documented JSON)
     app.add_middleware(BodyLimit)
     app.add_middleware(Headers)
 
@@ -117,6 +125,8 @@ def create_app(
         """An error's reason in the reader's language (the engine's and the API's reasons
         are messages with their recipe, see tarocchi.i18n); a page for page URLs."""
         detail = exc.detail
+        if not isinstance(detail, Msg):
+            detail = FRAMEWORK_ERRORS.get(exc.status_code, detail)
         if isinstance(detail, str):
             detail = translator(language(request)).text(detail)
         if is_page(request) and request.method in ("GET", "HEAD"):

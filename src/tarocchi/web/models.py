@@ -18,7 +18,7 @@ from pydantic_core import PydanticCustomError
 from tarocchi.bots import LEVELS
 from tarocchi.games import GAMES, game
 
-MAX_SEED = 2**64 - 1
+SEED_SPAN = 2**64  # seeds are below it (exactly a float too, so a schema's bound is exact)
 MAX_VERSION = 10_000  # far above any deal's number of actions (Minchiate's is about 110)
 
 
@@ -74,7 +74,7 @@ class NewGame(Strict):
 
     game: GameName
     level: LevelName | None = None
-    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    seed: int | None = Field(default=None, ge=0, lt=SEED_SPAN)
 
 
 class Action(Strict):
@@ -255,7 +255,7 @@ def errors_for(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 
 STATUS = {
-    400: "Bad request",
+    400: "The body could not be read (not UTF-8 JSON text)",
     401: "No bearer token, or a malformed one",
     403: "The token does not open this game",
     404: "No such game",
