@@ -142,6 +142,40 @@ class Result(Open):
     lines: list[ResultLine]
 
 
+class Change(Open):
+    """One thing South saw happen: a public event, a card played or laid aside, a trick won
+    (each with a sentence in the reader's language, `text`)."""
+
+    type: Literal["event", "play", "trick", "aside"]
+    seat: int | None = None
+
+
+class ActionDetail(Open):
+    """What an action that is not a card does: a sentence, its cards, its points."""
+
+    code: str
+    label: str
+    cards: list[str]
+    points: int | float | None
+
+
+class ScorePart(Open):
+    label: str
+    NS: int | float
+    EW: int | float
+    note: str
+
+
+class Score(Open):
+    """The running score: each team's total so far, its unit, how it is counted."""
+
+    NS: int | float
+    EW: int | float
+    unit: str
+    how: str
+    parts: list[ScorePart]
+
+
 class View(Open):
     """What South may see: its hand, the table, the legal actions (and, for the cards it may
     not play, why); the seed only once the deal is over."""
@@ -161,14 +195,11 @@ class View(Open):
     illegal: dict[str, str]
     level: str
     title: str
+    history: list[Change]
+    action_details: list[ActionDetail]
+    score: Score
     result: Result | None = None
     seed: int | None = None
-
-
-class Change(Open):
-    """One thing South saw change: a public event, a card played, a trick won."""
-
-    type: Literal["event", "play", "trick"]
 
 
 class Step(Open):
