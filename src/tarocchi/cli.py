@@ -63,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--load", type=int, default=0, metavar="CLIENTS",
         help="also run CLIENTS scripted web players against a real `tarocchi serve`",
     )  # fmt: skip
+    bench.add_argument(
+        "--flood", action="store_true",
+        help="with --load: one more client floods the AI with hard-level games and hints",
+    )  # fmt: skip
 
     replay = sub.add_parser("replay", help="verify and show a deal record")
     replay.add_argument("file", type=Path)
@@ -115,7 +119,9 @@ def run(args: argparse.Namespace) -> int:
         if args.load:
             from tarocchi.bench import web_load
 
-            report["web"] = web_load(args.game, args.load)
+            # (a flood's run leaves out the memory figure's 1,000 idle games)
+            idle = 1 if args.flood else 1000
+            report["web"] = web_load(args.game, args.load, idle, flood=args.flood)
         print(
             json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items())
         )

@@ -79,6 +79,7 @@ class Bearer(HTTPBearer):
 
 Auth = Annotated[HTTPAuthorizationCredentials | None, Security(Bearer(auto_error=False))]
 RETRY_LATER = {"Retry-After": str(RETRY_AFTER_S)}
+BUSY = Msg("too many requests at once; wait for the answers")
 # milliseconds this request spent waiting for the AI, reported in a Server-Timing header
 AI_MS: ContextVar[float] = ContextVar("AI_MS", default=0.0)
 
@@ -157,12 +158,9 @@ class Games:
         A full queue answers 429, an AI that cannot answer 503, both with Retry-After."""
         start = time.perf_counter()
         try:
-            keys = [f"client {client}", f"game {game_id}"]
-            return await self.pool.run(keys, fn, *args, shortens=True)
+            return await self.pool.run(_keys(client, game_id), fn, *args, shortens=True)
         except Busy:
-            raise HTTPException(
-                429, Msg("too many requests at once; wait for the answers"), RETRY_LATER
-            ) from None
+            raise HTTPException(429, BUSY, RETRY_LATER) from None
         except Unavailable:
             raise HTTPException(
                 503, Msg("the AI is restarting; try again in a moment"), RETRY_LATER
@@ -170,10 +168,15 @@ class Games:
         finally:
             AI_MS.set(AI_MS.get() + (time.perf_counter() - start) * 1000)
 
-    def limit(self, kind: str, client: str) -> None:
-        """Count a request of a kind (create, hint) by a client: 429 past its rate."""
+    def limit(self, kind: str, client: str, game_id: str | None = None) -> None:
+        """Count a request of a kind (create, hint) by a client: 429 past its rate. (A
+        request its turn's full queue refuses anyway is refused first, and not counted.)"""
         try:
+            if game_id is not None:
+                self.pool.check_room(_keys(client, game_id))
             self.rates.hit(kind, client)
+        except Busy:
+            raise HTTPException(429, BUSY, RETRY_LATER) from None
         except TooFast as e:
             raise HTTPException(
                 429, Msg("too many requests; slow down"), {"Retry-After": str(e.retry_after)}
@@ -277,7 +280,6 @@ class Games:
         """Rank South's legal actions (409 when South is not to act)."""
         if live.state.to_move != HUMAN:
             raise HTTPException(409, NOT_YOUR_TURN)
-        self.limit("hint", client)
         row = live.row
         return await self.in_pool(client, row.id, hint_for, row.game, row.seed, row.actions)
 
@@ -328,6 +330,11 @@ def view_json(live: Live, tr: Translator) -> dict[str, Any]:
     if data["over"]:
         data["seed"] = live.row.seed  # only once the deal is over: the seed tells every card
     return data
+
+
+def _keys(client: str, game_id: str) -> list[str]:
+    """Return the keys of a job's turns in the AI pool: its client's and its game's."""
+    return [f"client {client}", f"game {game_id}"]
 
 
 def reply(data: dict[str, Any], status: int = 200) -> JSONResponse:
@@ -382,8 +389,10 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         """Return your legal actions ranked by the search, each with a value and a reason."""
         service = games(request)
         AI_MS.set(0.0)
+        client = client_of(request)
+        service.limit("hint", client, game_id)  # first: a flood's refusals must cost little
         live = service.load(game_id, auth)
-        ranked = await service.hints(live, client_of(request))
+        ranked = await service.hints(live, client)
         tr = translator(language(request))
         for r in ranked:
             r["reason"] = tr.text(r["reason"])

@@ -135,12 +135,16 @@ class AiPool:
             process.kill()
         broken.shutdown(wait=False, cancel_futures=True)
 
-    @asynccontextmanager
-    async def share(self, keys: Sequence[str]) -> AsyncIterator[None]:
-        """Hold each key's turn (a client's address, a game's id) for one job; raise Busy
-        if a key already has a running job and QUEUE waiting."""
+    def check_room(self, keys: Sequence[str]) -> None:
+        """Raise Busy if a key (a client's address, a game's id) already has a running job
+        and QUEUE waiting."""
         if any(self._queues[k] > QUEUE for k in keys):
             raise Busy
+
+    @asynccontextmanager
+    async def share(self, keys: Sequence[str]) -> AsyncIterator[None]:
+        """Hold each key's turn for one job (Busy if a key's queue is full)."""
+        self.check_room(keys)
         for k in keys:
             self._queues[k] += 1
         try:
