@@ -301,6 +301,10 @@ def test_errors_quote_only_a_short_excerpt(client: TestClient) -> None:
     assert all(len(e["input"]) <= 40 for e in res.json()["errors"])
     res = client.post("/api/games", json={"game": "Y" * 12_000})
     assert res.status_code == 422 and len(res.content) < 1000
+    res = client.get("/api/games/" + "z" * 5_000, headers=h)  # ids, codes: bounded too
+    assert res.status_code == 422 and len(res.content) < 1000
+    res = client.get("/cards/minchiate/" + "Z" * 500 + ".svg")
+    assert res.status_code == 422 and len(res.content) < 1000
 
 
 def test_large_bodies_get_413_unread(client: TestClient) -> None:

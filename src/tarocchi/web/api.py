@@ -21,7 +21,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, HTTPException, Request, Security
+from fastapi import APIRouter, HTTPException, Path, Request, Security
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
@@ -78,6 +78,7 @@ class Bearer(HTTPBearer):
 
 
 Auth = Annotated[HTTPAuthorizationCredentials | None, Security(Bearer(auto_error=False))]
+GameId = Annotated[str, Path(max_length=64)]  # the server's ids are 16 characters
 RETRY_LATER = {"Retry-After": str(RETRY_AFTER_S)}
 BUSY = Msg("too many requests at once; wait for the answers")
 # milliseconds this request spent waiting for the AI, reported in a Server-Timing header
@@ -365,7 +366,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         return reply(data, 201)
 
     @router.get("/games/{game_id}", response_model=GameState, responses=errors_for(*opened))
-    async def get_game(game_id: str, request: Request, auth: Auth) -> JSONResponse:
+    async def get_game(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
         """Return the current version and your view."""
         live = games(request).load(game_id, auth)
         tr = translator(language(request))
@@ -373,7 +374,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
 
     @router.post("/games/{game_id}/actions", response_model=Moved,
                  responses=errors_for(*opened, 400, 409, 413, 429, 503))  # fmt: skip
-    async def post_action(game_id: str, body: Action, request: Request, auth: Auth
+    async def post_action(game_id: GameId, body: Action, request: Request, auth: Auth
                           ) -> JSONResponse:  # fmt: skip
         """Apply your action, then every AI move until you must act again or the deal ends."""
         service = games(request)
@@ -385,7 +386,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
 
     @router.get("/games/{game_id}/hint", response_model=Hints,
                 responses=errors_for(*opened, 409, 429, 503))  # fmt: skip
-    async def get_hint(game_id: str, request: Request, auth: Auth) -> JSONResponse:
+    async def get_hint(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
         """Return your legal actions ranked by the search, each with a value and a reason."""
         service = games(request)
         AI_MS.set(0.0)
@@ -400,7 +401,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
 
     @router.get("/games/{game_id}/record", response_model=Record,
                 responses=errors_for(*opened, 409))  # fmt: skip
-    async def get_record(game_id: str, request: Request, auth: Auth) -> JSONResponse:
+    async def get_record(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
         """Return the deal record once the deal is over (409 before)."""
         service = games(request)
         return reply(service.record(service.load(game_id, auth)))

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -197,7 +198,11 @@ def create_app(
 
     @app.get("/cards/{game_name}/{code}.svg", response_class=Response,
              responses={200: svg, **errors_for(404, 422)})  # fmt: skip
-    async def card_image(game_name: str, code: str, lang: str = DEFAULT) -> Response:
+    async def card_image(
+        game_name: Annotated[str, PathParam(max_length=32)],
+        code: Annotated[str, PathParam(max_length=16)],
+        lang: Annotated[str, Query(max_length=35)] = DEFAULT,
+    ) -> Response:
         """One card drawn as SVG (or `back`), its words in `lang` (a query parameter, not
         the reader's cookie or headers, so each URL always holds the same image)."""
         if game_name not in GAMES:
@@ -211,7 +216,9 @@ def create_app(
                         headers={"Cache-Control": "public, max-age=86400"})  # fmt: skip
 
     @app.get("/api/packs/{game_name}", response_model=Pack, responses=errors_for(404, 422))
-    async def pack_cards(game_name: str, request: Request) -> dict[str, object]:
+    async def pack_cards(
+        game_name: Annotated[str, PathParam(max_length=32)], request: Request
+    ) -> dict[str, object]:
         """The cards of a game's pack: code, names (in the reader's language, English and
         Italian), suit and points (public data)."""
         if game_name not in GAMES:
