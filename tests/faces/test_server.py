@@ -82,6 +82,14 @@ def is_running(pid: int) -> bool:
     return state != "Z"
 
 
+def outliving(processes: dict[int, str], seconds: float = 20) -> list[str]:
+    """Return the command lines of the processes still running after up to `seconds`."""
+    deadline = time.time() + seconds
+    while time.time() < deadline and any(is_running(p) for p in processes):
+        time.sleep(0.2)
+    return [cmd for p, cmd in processes.items() if is_running(p)]
+
+
 def test_a_killed_worker_is_replaced_and_play_goes_on(tmp_path: Path) -> None:
     """SIGKILL of an AI worker while it thinks: the request is run again on fresh workers
     (or answered 503 with Retry-After), the deal plays on to its end, /readyz stays true."""
@@ -131,10 +139,7 @@ def test_workers_die_with_the_server(tmp_path: Path) -> None:
     assert len(workers(proc.pid)) == 2
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=15)
-    deadline = time.time() + 20
-    while time.time() < deadline and any(is_running(p) for p in kids):
-        time.sleep(0.2)
-    assert not [cmd for p, cmd in kids.items() if is_running(p)]
+    assert not outliving(kids)
 
 
 def test_sigterm_stops_cleanly(tmp_path: Path) -> None:
@@ -155,5 +160,5 @@ def test_sigterm_stops_cleanly(tmp_path: Path) -> None:
             proc.send_signal(signal.SIGTERM)
             proc.wait(timeout=30)
             hint.exception()  # answered or cut off: either is fine
-    assert not [cmd for p, cmd in kids.items() if is_running(p)]
+    assert not outliving(kids)
     assert "leaked" not in log.read_text(), log.read_text()
