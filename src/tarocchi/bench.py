@@ -138,8 +138,9 @@ def web_load(
 ) -> dict[str, Any]:
     """Run `clients` scripted players through full deals against a real `tarocchi serve`
     over loopback, each pausing about think_ms before a move as a quick human would (0: no
-    pause, a stress test), with flood also one client flooding the AI (see `_flood`);
-    return request latency without AI thinking and with it, and memory per active game.
+    pause, a stress test); return request latency without AI thinking and with it, and
+    memory per active game. With flood, the deals are played twice, the second time beside
+    one client flooding the AI (see `_flooded`).
     Each player comes from its own address (X-Forwarded-For, which the server trusts
     from loopback, as behind a proxy), as the server shares the AI by address."""
     import asyncio
@@ -169,9 +170,9 @@ def web_load(
                     break
                 except httpx.HTTPError:
                     time.sleep(0.2)
-            return asyncio.run(
-                _load(port, proc.pid, game_name, clients, idle_games, think_ms, flood)
-            )
+            if not flood:
+                return asyncio.run(_load(port, proc.pid, game_name, clients, idle_games, think_ms))
+            return _flooded(port, proc.pid, game_name, clients, think_ms)
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(timeout=15)
@@ -259,6 +260,65 @@ async def _flood(port: int, game_name: str, seen: dict[str, int]) -> None:
             c.close()
 
 
+def _flooded(port: int, pid: int, game_name: str, clients: int, think_ms: float) -> dict[str, Any]:
+    """Run the same players' deals twice on one server, without the flood and then with it
+    (the same conditions, so the flood's own cost shows); return the flooded run's figures
+    with the other's under "without_flood"."""
+    import asyncio
+
+    calm = asyncio.run(_load(port, pid, game_name, clients, 1, think_ms))
+    flooded = asyncio.run(_load(port, pid, game_name, clients, 1, think_ms, flood=True))
+    for key in ("memory_kb_per_active_game", "clients", "think_ms"):
+        del calm[key]
+    del flooded["memory_kb_per_active_game"]  # (one idle game: no figure)
+    return {**flooded, "without_flood": calm}
+
+
+class _Flooder:
+    """`_flood` run in a process of its own, so that its requests take their own core time
+    and the players' timings stay the server's (not the load generator's)."""
+
+    def __init__(self, port: int, game_name: str) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        self.stop = ctx.Event()
+        self.results: Any = ctx.Queue()
+        self.process = ctx.Process(
+            target=_flood_main, args=(port, game_name, self.stop, self.results), daemon=True
+        )
+        self.process.start()
+        self.results.get(timeout=120)  # flooding: the players may come
+
+    def finish(self) -> dict[str, int]:
+        """Stop the flood; return its answers by status."""
+        self.stop.set()
+        seen: dict[str, int] = self.results.get(timeout=30)
+        self.process.join(timeout=30)
+        return seen
+
+
+def _flood_main(port: int, game_name: str, stop: Any, results: Any) -> None:
+    """Flood until stop is set, then put the answers' counts in results."""
+    import asyncio
+
+    seen: dict[str, int] = {}
+
+    async def main() -> None:
+        flooding = asyncio.create_task(_flood(port, game_name, seen))
+        while not seen:
+            await asyncio.sleep(0.01)
+        results.put("flooding")
+        while not stop.is_set():
+            await asyncio.sleep(0.05)
+        flooding.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await flooding
+
+    asyncio.run(main())
+    results.put(seen)
+
+
 async def _load(
     port: int,
     pid: int,
@@ -310,14 +370,10 @@ async def _load(
     total.clear()
     server.clear()
     start = time.perf_counter()
-    seen: dict[str, int] = {}
-    flooding = asyncio.create_task(_flood(port, game_name, seen)) if flood else None
+    flooder = _Flooder(port, game_name) if flood else None
     await asyncio.gather(*(player(1 + i, think_ms) for i in range(clients)))
     elapsed = time.perf_counter() - start
-    if flooding is not None:
-        flooding.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await flooding
+    seen = flooder.finish() if flooder is not None else {}
     before = _rss_kb(pid)
     idle = _Connection(port)
     for i in range(idle_games):  # games left in the middle of a deal

@@ -65,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     bench.add_argument(
         "--flood", action="store_true",
-        help="with --load: one more client floods the AI with hard-level games and hints",
+        help="with --load: the players' deals again with one more client flooding the AI "
+        "(hard-level games and hints); the memory figure is left out",
     )  # fmt: skip
 
     replay = sub.add_parser("replay", help="verify and show a deal record")
@@ -119,9 +120,7 @@ def run(args: argparse.Namespace) -> int:
         if args.load:
             from tarocchi.bench import web_load
 
-            # (a flood's run leaves out the memory figure's 1,000 idle games)
-            idle = 1 if args.flood else 1000
-            report["web"] = web_load(args.game, args.load, idle, flood=args.flood)
+            report["web"] = web_load(args.game, args.load, flood=args.flood)
         print(
             json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items())
         )

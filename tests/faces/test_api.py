@@ -331,18 +331,24 @@ def test_bearer_scheme_and_token_spaces(client: TestClient) -> None:
 
 
 def test_rates_a_person_never_reaches(client: TestClient) -> None:
-    """Past a rate of creation or hints per client: 429 with Retry-After, nothing done."""
+    """Past a rate of creation or hints per client: 429 with Retry-After, nothing done;
+    until then, that client's requests for AI work are turned away at the door."""
     service = client.app.state.games  # type: ignore[attr-defined]
     kept = service.rates
-    service.rates = Rates(create="2/minute", hint="1/minute")
     try:
+        service.rates = Rates(create="2/minute")
         data = new_game(client)
         new_game(client)
         res = client.post("/api/games", json={"game": "piedicavallo", "level": "random"})
         assert res.status_code == 429 and 0 < int(res.headers["retry-after"]) <= 60
-        url, h = f"/api/games/{data['id']}/hint", auth(data["token"])
-        assert client.get(url, headers=h).status_code == 200
-        res = client.get(url, headers=h)
+        move = {"action": data["view"]["legal"][0], "version": data["version"]}
+        url, h = f"/api/games/{data['id']}", auth(data["token"])
+        res = client.post(f"{url}/actions", headers=h, json=move)
+        assert res.status_code == 429 and int(res.headers["retry-after"]) > 0  # at the door
+        assert client.get(url, headers=h).json()["version"] == data["version"]  # unchanged
+        service.rates = Rates(hint="1/minute")
+        assert client.get(f"{url}/hint", headers=h).status_code == 200
+        res = client.get(f"{url}/hint", headers=h)
         assert res.status_code == 429 and int(res.headers["retry-after"]) > 0
     finally:
         service.rates = kept

@@ -44,7 +44,7 @@ from tarocchi.web.models import (
     Record,
     errors_for,
 )
-from tarocchi.web.rates import Rates, TooFast
+from tarocchi.web.rates import SLOW_DOWN, Rates, TooFast
 from tarocchi.web.store import GameRow, Store, token_hash
 from tarocchi.web.workers import RETRY_AFTER_S, AiPool, Busy, Unavailable
 
@@ -161,7 +161,7 @@ class Games:
         try:
             return await self.pool.run(_keys(client, game_id), fn, *args, shortens=True)
         except Busy:
-            raise HTTPException(429, BUSY, RETRY_LATER) from None
+            raise self.too_many(client, BUSY, RETRY_AFTER_S) from None
         except Unavailable:
             raise HTTPException(
                 503, Msg("the AI is restarting; try again in a moment"), RETRY_LATER
@@ -177,11 +177,14 @@ class Games:
                 self.pool.check_room(_keys(client, game_id))
             self.rates.hit(kind, client)
         except Busy:
-            raise HTTPException(429, BUSY, RETRY_LATER) from None
+            raise self.too_many(client, BUSY, RETRY_AFTER_S) from None
         except TooFast as e:
-            raise HTTPException(
-                429, Msg("too many requests; slow down"), {"Retry-After": str(e.retry_after)}
-            ) from None
+            raise self.too_many(client, SLOW_DOWN, e.retry_after) from None
+
+    def too_many(self, client: str, why: Msg, seconds: int) -> HTTPException:
+        """Return a 429 telling a client to wait, remembered until then (see Door)."""
+        self.rates.told_to_wait(client, seconds)
+        return HTTPException(429, why, {"Retry-After": str(seconds)})
 
     def remember(self, live: Live) -> None:
         """Keep a live game in the bounded cache."""

@@ -24,7 +24,7 @@ from tarocchi.games import GAMES, game
 from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, translator
 from tarocchi.web.api import Games, make_router, prepare_worker
 from tarocchi.web.lang import language, render
-from tarocchi.web.middleware import BodyLimit, Headers
+from tarocchi.web.middleware import BodyLimit, Door, Headers
 from tarocchi.web.models import Health, Pack, Readiness, errors_for
 from tarocchi.web.pages import router as pages_router
 from tarocchi.web.rates import Rates
@@ -119,6 +119,7 @@ def create_app(
     # (FastAPI's own max_body_size answers 413 in plain English text, outside the app's
     # handlers and middleware: no security headers, not the documented JSON)
     app.add_middleware(BodyLimit)
+    app.add_middleware(Door)
     app.add_middleware(Headers)
 
     @app.exception_handler(StarletteHTTPException)

@@ -1,5 +1,6 @@
-"""ASGI middleware around the whole app: a bound on request bodies, and the headers every
-response carries (security headers, the server's own time)."""
+"""ASGI middleware around the whole app: a bound on request bodies, the door that turns
+away a client told to wait, and the headers every response carries (security headers, the
+server's own time)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tarocchi.i18n import Msg, translator
 from tarocchi.web.lang import language
+from tarocchi.web.rates import SLOW_DOWN
 
 MAX_BODY = 16 * 1024  # ample: the largest body the API takes is about 60 bytes
 # nothing but our own files, no inline script or style, no framing, no other site's forms
@@ -69,15 +71,50 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def refuse(self, scope: Scope, send: Send) -> None:
-        """Send 413 with the reason in the reader's language, and close the connection (the
-        rest of the body is never read)."""
-        tr = translator(language(Request(scope)))
+        """Send 413 and close the connection (the rest of the body is never read)."""
         reason = Msg("the request body is larger than %(kb)d KB", kb=self.limit // 1024)
-        body = json.dumps({"detail": tr.text(reason)}).encode()
-        headers = [(b"content-type", b"application/json"), (b"connection", b"close"),
-                   (b"content-length", str(len(body)).encode())]  # fmt: skip
-        await send({"type": "http.response.start", "status": 413, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+        await answer(scope, send, 413, reason, [(b"connection", b"close")])
+
+
+async def answer(
+    scope: Scope, send: Send, status: int, reason: Msg, headers: list[tuple[bytes, bytes]]
+) -> None:
+    """Send an error at the ASGI level: its reason in the reader's language, as JSON."""
+    tr = translator(language(Request(scope)))
+    body = json.dumps({"detail": tr.text(reason)}).encode()
+    headers = [(b"content-type", b"application/json"),
+               (b"content-length", str(len(body)).encode()), *headers]  # fmt: skip
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def asks_the_ai(scope: Scope) -> bool:
+    """Tell whether a request asks for AI work: a new game, an action, a hint (the routes
+    of tarocchi.web.api)."""
+    method: str = scope["method"]
+    path: str = scope["path"]
+    if method == "POST":
+        return path == "/api/games" or path.endswith("/actions")
+    return method == "GET" and path.endswith("/hint")
+
+
+class Door:
+    """Turn away, before any routing or reading, a request for AI work from a client still
+    inside the Retry-After of its last 429: a flood then costs the server next to nothing
+    (the client's address as the server knows it; the game service keeps the waits)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        games = getattr(scope["app"].state, "games", None) if scope["type"] == "http" else None
+        if games is not None and asks_the_ai(scope):
+            client = scope["client"][0] if scope.get("client") else "unknown"
+            wait = games.rates.wait_left(client)
+            if wait:
+                await answer(scope, send, 429, SLOW_DOWN, [(b"retry-after", str(wait).encode())])
+                return
+        await self.app(scope, receive, send)
 
 
 class Headers:
