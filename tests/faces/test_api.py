@@ -414,3 +414,22 @@ def test_pages_errors_are_pages_in_the_readers_language(client: TestClient) -> N
     assert res.status_code == 404 and 'lang="hi"' in res.text
     api = client.get("/api/games/nope", headers={"Authorization": "Bearer x"})
     assert api.status_code == 404 and api.json() == {"detail": "no such game"}
+
+
+def test_a_crash_is_a_500_page_or_json(tmp_path: Path) -> None:
+    """An unexpected error: a page in the reader's language for a page URL, JSON for the
+    API, each with the security headers, and nothing of the exception told."""
+    app = create_app(tmp_path / "crash.sqlite3")
+
+    async def boom() -> None:
+        raise RuntimeError("secret internals")
+
+    app.add_api_route("/boom", boom)
+    app.add_api_route("/api/boom", boom)
+    crashing = TestClient(app, raise_server_exceptions=False)  # no lifespan: no AI needed
+    page = crashing.get("/boom", headers={"Accept-Language": "fi"})
+    assert page.status_code == 500 and 'lang="fi"' in page.text and "Jokin meni vikaan" in page.text
+    api = crashing.get("/api/boom")
+    assert api.status_code == 500 and api.json() == {"detail": "the server failed; try again"}
+    for res in (page, api):
+        assert "secret" not in res.text and res.headers["x-frame-options"] == "DENY"

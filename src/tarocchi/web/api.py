@@ -117,7 +117,7 @@ def ai_turns(
     state = rebuild(rules, seed, actions)
     bot = SHORT if short and level in SEARCH_LEVELS else LEVELS[level]
     bots = {s: make_bot(bot, rules, bot_seed(seed, s) * 4099 + len(actions)) for s in (1, 2, 3)}
-    return [(step.seat, rules.action_code(step.action)) for step in advance(rules, state, bots)]
+    return [(move.seat, rules.action_code(move.action)) for move in advance(rules, state, bots)]
 
 
 def hint_for(

@@ -24,7 +24,7 @@ from tarocchi.games import GAMES, game
 from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, translator
 from tarocchi.web.api import Games, make_router, prepare_worker
 from tarocchi.web.lang import language, render
-from tarocchi.web.middleware import BodyLimit, Door, Headers
+from tarocchi.web.middleware import SECURITY_HEADERS, BodyLimit, Door, Headers
 from tarocchi.web.models import Health, Pack, Readiness, errors_for
 from tarocchi.web.pages import router as pages_router
 from tarocchi.web.rates import Rates
@@ -58,8 +58,9 @@ FRAMEWORK_ERRORS = {
     404: Msg("no such page"),
     405: Msg("this method is not allowed here"),
 }
-# page titles of error statuses (other statuses: "Something went wrong")
+# page titles of error statuses (other statuses: WENT_WRONG)
 HEADINGS = {404: N_("Page not found"), 405: N_("Not allowed here")}
+WENT_WRONG = N_("Something went wrong")
 EXCERPT = 40  # characters of a wrong value an error may quote
 # AI workers run at a lower priority: a request that only reads or applies a move must not
 # wait for a core behind another game's search
@@ -85,7 +86,7 @@ def is_page(request: Request) -> bool:
 def error_page(request: Request, status: int, detail: str) -> Response:
     """Return an error as a page in the reader's language, in the site's style."""
     tr = translator(language(request))
-    heading = tr.gettext(HEADINGS.get(status, N_("Something went wrong")))
+    heading = tr.gettext(HEADINGS.get(status, WENT_WRONG))
     context = {"status": status, "heading": heading, "detail": detail}
     return render(request, "error.html", context, status)
 
@@ -137,11 +138,13 @@ def create_app(
 
     @app.exception_handler(Exception)
     async def crashed(request: Request, exc: Exception) -> Response:
-        """An unexpected error: 500, said plainly (the traceback goes to the server's log)."""
+        """An unexpected error: 500, said plainly (the traceback goes to the server's log).
+        Starlette answers it outside the middleware: the headers are set here."""
         detail = translator(language(request)).gettext(N_("the server failed; try again"))
-        if is_page(request):
-            return error_page(request, 500, detail)
-        return JSONResponse({"detail": detail}, 500)
+        page = error_page(request, 500, detail) if is_page(request) else None
+        answer = page or JSONResponse({"detail": detail}, 500)
+        answer.headers.update(SECURITY_HEADERS)
+        return answer
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:
