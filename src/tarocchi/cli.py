@@ -63,6 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--load", type=int, default=0, metavar="CLIENTS",
         help="also run CLIENTS scripted web players against a real `tarocchi serve`",
     )  # fmt: skip
+    bench.add_argument(
+        "--flood", action="store_true",
+        help="with --load: the players' deals again with one more client flooding the AI "
+        "(hard-level games and hints); the memory figure is left out",
+    )  # fmt: skip
 
     replay = sub.add_parser("replay", help="verify and show a deal record")
     replay.add_argument("file", type=Path)
@@ -115,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         if args.load:
             from tarocchi.bench import web_load
 
-            report["web"] = web_load(args.game, args.load)
+            report["web"] = web_load(args.game, args.load, flood=args.flood)
         print(
             json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items())
         )

@@ -24,7 +24,7 @@ from tarocchi.web.content import (
 )
 from tarocchi.web.lang import render
 
-router = APIRouter()
+router = APIRouter(include_in_schema=False)  # pages, not API: no OpenAPI entries
 
 
 @router.get("/", response_class=HTMLResponse)

@@ -30,9 +30,15 @@ CREATE TABLE IF NOT EXISTS games (
     version     INTEGER NOT NULL,   -- the number of actions applied so far
     over        INTEGER NOT NULL DEFAULT 0,
     started_at  TEXT NOT NULL,
-    updated_at  TEXT NOT NULL
+    updated_at  TEXT NOT NULL,
+    seed_chosen INTEGER NOT NULL DEFAULT 0  -- 1: the client chose the seed (practice)
 );
 """
+# databases made before seed_chosen existed gain it (their games' seeds were all chosen or
+# guessable, but they are practice games either way)
+MIGRATE = "ALTER TABLE games ADD COLUMN seed_chosen INTEGER NOT NULL DEFAULT 0"
+# seeds are unsigned 64-bit; SQLite's integers are signed: the upper half is stored negative
+SEED_SPAN = 2**64
 
 
 def default_path() -> Path:
@@ -58,6 +64,7 @@ class GameRow:
     version: int
     over: bool
     started_at: str
+    seed_chosen: bool = False  # the client asked for this seed (its deal can be known)
 
 
 class Store:
@@ -72,6 +79,9 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(SCHEMA)
+        columns = {r[1] for r in self._db.execute("PRAGMA table_info(games)")}
+        if "seed_chosen" not in columns:
+            self._db.execute(MIGRATE)
 
     def close(self) -> None:
         """Close the connection."""
@@ -82,16 +92,18 @@ class Store:
         """Insert a new game."""
         with self._lock:
             self._db.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (row.id, row.token_hash, row.game, row.seed, row.level, _dump(row.actions),
-                 row.version, int(row.over), row.started_at, row.started_at),
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (row.id, row.token_hash, row.game, _signed(row.seed), row.level,
+                 _dump(row.actions), row.version, int(row.over), row.started_at, row.started_at,
+                 int(row.seed_chosen)),
             )  # fmt: skip
 
     def get(self, game_id: str) -> GameRow | None:
         """Return a stored game, or None."""
         with self._lock:
             cur = self._db.execute(
-                "SELECT id, token_hash, game, seed, level, actions, version, over, started_at "
+                "SELECT id, token_hash, game, seed, level, actions, version, over, started_at, "
+                "seed_chosen "
                 "FROM games WHERE id = ?",
                 (game_id,),
             )
@@ -99,7 +111,8 @@ class Store:
         if r is None:
             return None
         actions = tuple((int(s), str(a)) for s, a in json.loads(r[5]))
-        return GameRow(r[0], r[1], r[2], r[3], r[4], actions, r[6], bool(r[7]), r[8])
+        seed = r[3] % SEED_SPAN
+        return GameRow(r[0], r[1], r[2], seed, r[4], actions, r[6], bool(r[7]), r[8], bool(r[9]))
 
     def update(
         self,
@@ -123,6 +136,10 @@ class Store:
         with self._lock:
             n: int = self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
         return n
+
+
+def _signed(seed: int) -> int:
+    return seed - SEED_SPAN if seed >= SEED_SPAN // 2 else seed
 
 
 def _dump(actions: tuple[tuple[int, str], ...]) -> str:

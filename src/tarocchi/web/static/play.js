@@ -7,8 +7,12 @@ const GAME = root.dataset.game;
 // -- the reader's language: the page carries the translations of this file's strings
 // (tarocchi.web.lang.js_catalog); the keys are the English strings, %(name)s placeholders
 const I18N = JSON.parse(document.getElementById("i18n").textContent);
-// the language's plural rule (a C expression in n, from its catalog: CLDR's for integers)
-const pluralIndex = new Function("n", `return Number(${I18N.plural});`);
+// the language's plural rule: the catalog's forms are CLDR's categories in CLDR's order
+// (tarocchi.catalogs), so the browser's own CLDR rules pick the form (no eval: the CSP)
+const PLURALS = new Intl.PluralRules(document.documentElement.lang);
+const CATEGORIES = ["zero", "one", "two", "few", "many", "other"].filter((c) =>
+  PLURALS.resolvedOptions().pluralCategories.includes(c));
+const pluralIndex = (n) => Math.max(0, CATEGORIES.indexOf(PLURALS.select(n)));
 
 function fill(text, vars) {
   return vars ? text.replace(/%\((\w+)\)[sd]/g, (m, k) => String(vars[k])) : text;
@@ -105,12 +109,16 @@ function setPrompt(text, kind = "") {
   p.className = `prompt ${kind}`.trim();
 }
 
+// seeds are 64-bit integers, past the 2^53 a Number holds exactly: keep their digits (as raw
+// JSON, which JSON.stringify writes back unchanged, e.g. for "the same deal again")
+const exactSeed = (key, value, ctx) => (key === "seed" && ctx?.source ? JSON.rawJSON(ctx.source) : value);
+
 async function api(method, path, body) {
   // the API answers in the page's language (the texts of events, refusals, hints, errors)
   const headers = { "Content-Type": "application/json", "Accept-Language": document.documentElement.lang };
   if (state.token) headers.Authorization = `Bearer ${state.token}`;
   const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const data = await res.json().catch(() => ({}));
+  const data = await res.text().then((text) => JSON.parse(text, exactSeed)).catch(() => ({}));
   if (!res.ok) {
     const detail = typeof data.detail === "string" ? data.detail : res.statusText;
     const err = new Error(detail);
@@ -408,7 +416,7 @@ async function download() {
   const blob = new Blob([JSON.stringify(rec, null, 1)], { type: "application/json" });
   const a = document.createElement("a");
   a.href = URL.createObjectURL(blob);
-  a.download = `tarocchi-${GAME}-${rec.seed}.json`;
+  a.download = `tarocchi-${GAME}-${rec.seed.rawJSON}.json`;
   document.body.append(a);
   a.click();
   a.remove();
@@ -597,7 +605,7 @@ async function start() {
     }
   }
   const seed = new URLSearchParams(location.search).get("seed");
-  await newDeal(seed === null ? undefined : Number(seed));
+  await newDeal(seed !== null && /^\d{1,20}$/.test(seed) ? JSON.rawJSON(seed) : undefined);
 }
 
 start();
