@@ -146,6 +146,13 @@ def create_app(
         answer.headers.update(SECURITY_HEADERS)
         return answer
 
+    def program_message(e: Any) -> str:
+        """Return pydantic's message, but not the action pattern it would quote whole (every
+        action code of every game: the OpenAPI document gives it)."""
+        if e.get("type") == "string_pattern_mismatch":
+            return "String should be an action code of the game"
+        return str(e.get("msg", ""))
+
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:
         """A malformed request: which fields are wrong, in the reader's language (`detail`),
@@ -153,7 +160,7 @@ def create_app(
         tr = translator(language(request))
         errors = [
             {"loc": [p if isinstance(p, int) else excerpt(p) for p in e.get("loc", ())],
-             "type": e.get("type", ""), "msg": excerpt(e.get("msg", "")),
+             "type": e.get("type", ""), "msg": excerpt(program_message(e)),
              "input": excerpt(e.get("input"))}
             for e in exc.errors()
         ]  # fmt: skip
