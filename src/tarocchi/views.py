@@ -21,6 +21,7 @@ from tarocchi.games import game
 from tarocchi.games.base import Event, GameState, Result, Tally, TrickGame, exact
 from tarocchi.games.base import Trick as Trick  # the View and its parts, built by the rules
 from tarocchi.games.base import View as View
+from tarocchi.games.minchiate_ledger import plural_resti
 from tarocchi.i18n import N_, Msg, Translator, nmsg, translator
 
 ENGLISH = translator("en")
@@ -69,6 +70,7 @@ def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
     }
     if v.result is not None:
         out["result"] = result_to_json(rules, v.result, tr)
+        out["result"]["headline"] = tr.text(headline(rules, v.result))
     return out
 
 
@@ -150,11 +152,11 @@ def trick_entry(
     mine, theirs = (ns, ew) if winner & 1 == 0 else (ew, ns)
     if theirs:
         text = Msg(
-            "%(seat)s wins trick %(trick)d: %(ns)s points to North-South, %(ew)s to East-West.",
+            "%(seat)s wins trick %(trick)d: %(ns)s to North-South, %(ew)s to East-West.",
             seat=SEATS[winner],
             trick=index + 1,
-            ns=exact(ns),
-            ew=exact(ew),
+            ns=points_text(ns),
+            ew=points_text(ew),
         )
     else:
         text = Msg(
@@ -214,7 +216,7 @@ class _Told:
 # recent histories by (game, seed, seat, language): the next request for the same deal
 # only tells the actions added since, so a deal's history costs each action once
 _TOLD: OrderedDict[tuple[str, int, int, str], _Told] = OrderedDict()
-TOLD_SIZE = 1024
+TOLD_SIZE = 256
 
 
 def history(
@@ -265,6 +267,27 @@ def result_to_json(rules: TrickGame[Any], r: Result, tr: Translator = ENGLISH) -
     for key, value in r.extra:
         out[key] = _plain(value, tr)
     return out
+
+
+VERDICTS = {"NS": N_("North-South win."), "EW": N_("East-West win."), "draw": N_("A draw.")}
+
+
+def headline(rules: TrickGame[Any], r: Result) -> Msg:
+    """Return the result in a sentence, naming its unit: "East-West win. North-South 0 resti,
+    East-West 3 resti." """
+    return Msg(
+        "%(verdict)s North-South %(ns)s, East-West %(ew)s.",
+        verdict=Msg(VERDICTS[r.winner]),
+        ns=amount(rules.unit, r.ns),
+        ew=amount(rules.unit, r.ew),
+    )
+
+
+def amount(unit: str, x: float) -> Msg:
+    """Return an amount in a game's unit: "1 point", "4.5 points", "1 resto", "3 resti"."""
+    if unit == "resti":
+        return plural_resti(int(x))
+    return points_text(x)
 
 
 def _plain(value: Any, tr: Translator) -> Any:
