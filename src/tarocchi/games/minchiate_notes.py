@@ -4,7 +4,7 @@ end-of-deal result with its breakdown.
 The rules (tarocchi.games.minchiate) decide what happens and what scores; this module
 says it. Every message names cards by name (a `Card` parameter, translated where it is
 shown) and keeps its recipe (`Msg`), so each face shows it in the reader's language.
-Section numbers (§) refer to shared/rules/minchiate.md.
+Section numbers (§) refer to docs/rules.md (Minchiate).
 """
 
 from __future__ import annotations
