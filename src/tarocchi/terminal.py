@@ -49,7 +49,7 @@ def seat_label(seat: int, tr: Translator) -> str:
     return tr.gettext(role) % {"seat": tr.seat(seat)}
 
 
-def help_text(rules: TrickGame, tr: Translator) -> str:
+def help_text(rules: TrickGame[Any], tr: Translator) -> str:
     """Return the commands, with example codes that are cards of this game (a Cups King, the
     highest trump, the Matto) and the game's actions that are not cards."""
     pack = rules.pack
@@ -60,7 +60,7 @@ def help_text(rules: TrickGame, tr: Translator) -> str:
     return tr.gettext(HELP) % {"examples": ", ".join(examples), "actions": actions}
 
 
-def card_label(rules: TrickGame, card: int, tr: Translator) -> str:
+def card_label(rules: TrickGame[Any], card: int, tr: Translator) -> str:
     """Return a card's code with its name in tr's language: "CU-K (King of Cups)"."""
     return f"{rules.pack.codes[card]} ({tr.card(rules.pack.cards[card])})"
 
@@ -73,17 +73,17 @@ def wrap(text: str, first: str, rest: str) -> str:
                          break_on_hyphens=False).replace(NBSP, " ")  # fmt: skip
 
 
-def card_names(rules: TrickGame, cards: Iterable[int], tr: Translator) -> str:
+def card_names(rules: TrickGame[Any], cards: Iterable[int], tr: Translator) -> str:
     """Return cards by name in tr's language, joined as the language joins."""
     return tr.text(joined([rules.pack.cards[c] for c in cards])) or "-"
 
 
-def sorted_cards(rules: TrickGame, mask: int) -> list[int]:
+def sorted_cards(rules: TrickGame[Any], mask: int) -> list[int]:
     """Return the cards of a mask in display order (trumps, suits, strongest first)."""
     return sorted(bits(mask), key=rules.pack.sort_key)
 
 
-def describe_hand(rules: TrickGame, mask: int, tr: Translator) -> str:
+def describe_hand(rules: TrickGame[Any], mask: int, tr: Translator) -> str:
     """Return a hand as one line per suit, strongest first."""
     pack = rules.pack
     lines = []
@@ -96,14 +96,16 @@ def describe_hand(rules: TrickGame, mask: int, tr: Translator) -> str:
     return "\n".join(lines) or "  " + tr.gettext("(no cards)")
 
 
-def describe_trick(rules: TrickGame, trick: tuple[tuple[int, int], ...], tr: Translator) -> str:
+def describe_trick(
+    rules: TrickGame[Any], trick: tuple[tuple[int, int], ...], tr: Translator
+) -> str:
     """Return who played what in a trick."""
     if not trick:
         return "  " + tr.gettext("(no card played yet)")
     return "\n".join(f"  {seat_label(s, tr):20} {card_label(rules, c, tr)}" for s, c in trick)
 
 
-def describe_result(rules: TrickGame, result: Result, tr: Translator) -> str:
+def describe_result(rules: TrickGame[Any], result: Result, tr: Translator) -> str:
     """Return the end-of-deal summary: each team's cards and points, the breakdown, the winner."""
     _ = tr.gettext
     out = ["", _("=== End of the deal ===")]
@@ -134,7 +136,7 @@ def _num(x: float) -> str:
 class Narrator:
     """Follows the deal and tells the human what each action let them see."""
 
-    def __init__(self, rules: TrickGame, out: TextIO, tr: Translator, state: Any) -> None:
+    def __init__(self, rules: TrickGame[Any], out: TextIO, tr: Translator, state: Any) -> None:
         self.rules = rules
         self.out = out
         self.tr = tr
@@ -211,7 +213,7 @@ def play_terminal(
         narrator.follow(action)
 
 
-def ask(rules: TrickGame, state: Any, v: View, inp: TextIO, narrator: Narrator) -> int | None:
+def ask(rules: TrickGame[Any], state: Any, v: View, inp: TextIO, narrator: Narrator) -> int | None:
     """Prompt until the human gives a legal action; return it, or None on quit or end of
     input. A refused action is explained and changes nothing."""
     say = narrator.say
@@ -270,7 +272,7 @@ def ask(rules: TrickGame, state: Any, v: View, inp: TextIO, narrator: Narrator) 
                 say(_("Not allowed: %(reason)s.") % {"reason": tr.text(e.args[0])})
 
 
-def parse_choice(rules: TrickGame, v: View, text: str, tr: Translator) -> int | str:
+def parse_choice(rules: TrickGame[Any], v: View, text: str, tr: Translator) -> int | str:
     """Return the action meant by text (a code or a listed number), or the reason it is refused."""
     _ = tr.gettext
     if text.isdigit():
@@ -324,7 +326,7 @@ def describe_hints(v: View, tr: Translator) -> str:
     return "\n".join(lines)
 
 
-def describe_score(rules: TrickGame, v: View, tr: Translator) -> str:
+def describe_score(rules: TrickGame[Any], v: View, tr: Translator) -> str:
     """Return tricks won by each team and the running score as the game counts it, as far
     as South can see, with its parts and how it is counted."""
     tricks = [0, 0]
