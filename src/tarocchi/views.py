@@ -182,6 +182,10 @@ def step(
     """Apply an action; return the new state, seat's new view and what seat saw change. A card
     that was not played to a trick was laid aside face down: seat learns that (and which card,
     if it is its own)."""
+    key = (rules.name, state, action, seat, tr.lang)
+    known = _STEPS.get(key)
+    if known is not None:  # told a moment ago (the API tells a move, then the history)
+        return known[0], known[1], list(known[2])
     mover = state.to_move
     state = rules.apply(state, action)
     after = view(state, seat)
@@ -196,7 +200,16 @@ def step(
             aside = {"type": "aside", "seat": mover,
                      "text": tr.text(Msg(LAYS_ASIDE, seat=SEATS[mover]))}  # fmt: skip
         seen.insert(0, aside)
-    return state, after, seen
+    _STEPS[key] = (state, after, seen)
+    if len(_STEPS) > STEPS_SIZE:
+        del _STEPS[next(iter(_STEPS))]
+    return state, after, list(seen)
+
+
+# the steps told last, by (game, state, action, seat, language): a move the API has just told is
+# not told again when the deal's history catches up with it
+_STEPS: dict[tuple[str, Any, int, int, str], tuple[GameState, View, list[dict[str, Any]]]] = {}
+STEPS_SIZE = 256
 
 
 LAYS_CARD = N_("%(seat)s lays %(card)s aside.")
@@ -221,9 +234,10 @@ TOLD_SIZE = 256
 
 def history(
     rules: TrickGame[Any], seed: int, actions: Sequence[int], seat: int, tr: Translator
-) -> list[dict[str, Any]]:
-    """Return everything seat saw happen in the deal of seed through actions, in play order:
-    the entries of `changes` and `step`, built from seat's successive views only."""
+) -> tuple[View, list[dict[str, Any]]]:
+    """Return seat's view after actions in the deal of seed, and everything seat saw happen
+    in it, in play order: the entries of `changes` and `step`, built from seat's successive
+    views only."""
     key = (rules.name, seed, seat, tr.lang)
     told = _TOLD.get(key)
     done = len(told.actions) if told else 0
@@ -240,7 +254,7 @@ def history(
     _TOLD.move_to_end(key)
     while len(_TOLD) > TOLD_SIZE:
         _TOLD.popitem(last=False)
-    return list(entries)
+    return before, list(entries)
 
 
 def refusals(state: GameState, seat: int) -> dict[int, str]:

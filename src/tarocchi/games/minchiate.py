@@ -23,9 +23,10 @@ docs/rules.md (Minchiate).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import Any
 
 from tarocchi.cards import BIT, SEATS, SUIT_NAMES_EN, bits, mask_of
+from tarocchi.games import minchiate_notes as notes
 from tarocchi.games.base import (
     ActionDetail,
     Event,
@@ -35,12 +36,10 @@ from tarocchi.games.base import (
     Tally,
     TrickGame,
     follow_reason,
-    led_masks,
     led_suit,
     shuffled_deal,
 )
 from tarocchi.games.minchiate_combos import (
-    KIND_CODES,
     KIND_NAMES,
     combo_name,
     combos,
@@ -48,55 +47,144 @@ from tarocchi.games.minchiate_combos import (
     has_versicola,
     versicole_value,
 )
+
+# the position and the facts the rules share with their words, named here too (re-exported)
+from tarocchi.games.minchiate_deal import (
+    CAPTURE_POINTS as CAPTURE_POINTS,
+)
+from tarocchi.games.minchiate_deal import (
+    CARDS_PAR as CARDS_PAR,
+)
+from tarocchi.games.minchiate_deal import (
+    COUNTING as COUNTING,
+)
+from tarocchi.games.minchiate_deal import (
+    CUT as CUT,
+)
+from tarocchi.games.minchiate_deal import (
+    DEAL as DEAL,
+)
+from tarocchi.games.minchiate_deal import (
+    DECLARATIONS as DECLARATIONS,
+)
+from tarocchi.games.minchiate_deal import (
+    DECLARE as DECLARE,
+)
+from tarocchi.games.minchiate_deal import (
+    DECLARE_ACTIONS as DECLARE_ACTIONS,
+)
+from tarocchi.games.minchiate_deal import (
+    DISCARD as DISCARD,
+)
+from tarocchi.games.minchiate_deal import (
+    DISCARDABLE as DISCARDABLE,
+)
+from tarocchi.games.minchiate_deal import (
+    DISCARDS as DISCARDS,
+)
+from tarocchi.games.minchiate_deal import (
+    DONE as DONE,
+)
+from tarocchi.games.minchiate_deal import (
+    END as END,
+)
+from tarocchi.games.minchiate_deal import (
+    FIRST_PACKET as FIRST_PACKET,
+)
+from tarocchi.games.minchiate_deal import (
+    FIVE_POINTS as FIVE_POINTS,
+)
+from tarocchi.games.minchiate_deal import (
+    FOLA as FOLA,
+)
+from tarocchi.games.minchiate_deal import (
+    HAND_SIZE as HAND_SIZE,
+)
+from tarocchi.games.minchiate_deal import (
+    KING_MASK as KING_MASK,
+)
+from tarocchi.games.minchiate_deal import (
+    LAST_TRICK_BONUS as LAST_TRICK_BONUS,
+)
+from tarocchi.games.minchiate_deal import (
+    LED_MASK as LED_MASK,
+)
+from tarocchi.games.minchiate_deal import (
+    MATTO_BIT as MATTO_BIT,
+)
+from tarocchi.games.minchiate_deal import (
+    N_CARDS as N_CARDS,
+)
+from tarocchi.games.minchiate_deal import (
+    OVER as OVER,
+)
+from tarocchi.games.minchiate_deal import (
+    PHASE_NAMES as PHASE_NAMES,
+)
+from tarocchi.games.minchiate_deal import (
+    PLAY as PLAY,
+)
+from tarocchi.games.minchiate_deal import (
+    POINTS as POINTS,
+)
+from tarocchi.games.minchiate_deal import (
+    REVEAL as REVEAL,
+)
+from tarocchi.games.minchiate_deal import (
+    ROB_LIMIT as ROB_LIMIT,
+)
+from tarocchi.games.minchiate_deal import (
+    ROBBABLE as ROBBABLE,
+)
+from tarocchi.games.minchiate_deal import (
+    SECOND_PACKET as SECOND_PACKET,
+)
+from tarocchi.games.minchiate_deal import (
+    SPECIAL as SPECIAL,
+)
+from tarocchi.games.minchiate_deal import (
+    T29 as T29,
+)
+from tarocchi.games.minchiate_deal import (
+    T29_BIT as T29_BIT,
+)
+from tarocchi.games.minchiate_deal import (
+    TEAM_NAMES as TEAM_NAMES,
+)
+from tarocchi.games.minchiate_deal import (
+    TEN_POINTS as TEN_POINTS,
+)
+from tarocchi.games.minchiate_deal import (
+    THREE_POINTS as THREE_POINTS,
+)
+from tarocchi.games.minchiate_deal import (
+    TRICK as TRICK,
+)
+from tarocchi.games.minchiate_deal import (
+    TRICKS as TRICKS,
+)
+from tarocchi.games.minchiate_deal import (
+    TRUMP_MASK as TRUMP_MASK,
+)
+from tarocchi.games.minchiate_deal import (
+    DealInfo as DealInfo,
+)
+from tarocchi.games.minchiate_deal import (
+    Fields as Fields,
+)
+from tarocchi.games.minchiate_deal import (
+    Score as Score,
+)
+from tarocchi.games.minchiate_deal import (
+    State as State,
+)
+from tarocchi.games.minchiate_deal import (
+    card_points as card_points,
+)
 from tarocchi.games.minchiate_ledger import Ledger, describe_diff
-from tarocchi.i18n import N_, Msg, nmsg
-from tarocchi.packs.minchiate import MATTO, PACK, trump
-
-DISCARD, DECLARE, PLAY, OVER = range(4)
-PHASE_NAMES = ("discard", "declare", "play", "over")
-TRICKS = 21
-HAND_SIZE = 21
-ROB_LIMIT = 13  # rules §2.2 [I1]: the cutter robs at most 13 cards
-FIRST_PACKET, SECOND_PACKET = 10, 11
-LAST_TRICK_BONUS = 10
-CARDS_PAR = 42  # rules §5: each card taken beyond 42 is worth 1
-TEAM_NAMES = (N_("North-South"), N_("East-West"))
-
-N_CARDS = PACK.size
-DECLARE_ACTIONS = tuple(f"DECL-{code}" for code in KIND_CODES)
-DONE = N_CARDS + len(DECLARE_ACTIONS)  # the action id of DECL-DONE
-
-MATTO_BIT = 1 << MATTO
-TRUMP_MASK = PACK.trump_mask
-KING_MASK = PACK.king_mask
-T29 = trump(29)
-T29_BIT = 1 << T29
-COUNTING = mask_of(c for c in range(N_CARDS) if PACK.points[c])
-# rules §1: a *special* card is a counting card or T29: never discarded, never left in the Fola
-SPECIAL = COUNTING | T29_BIT
-# rules §2.2: the robbing takes counting cards and trumps above 20
-ROBBABLE = COUNTING | mask_of(trump(n) for n in range(21, 41))
-# rules §2.5: only zero-point cards other than T29 may be discarded
-DISCARDABLE = PACK.full_mask & ~SPECIAL
-# the mask of the suit a card sets when it is the first non-Matto card of a trick
-LED_MASK = led_masks(PACK)
-POINTS = PACK.points
-TEN_POINTS = mask_of(c for c in range(N_CARDS) if POINTS[c] == 10)
-FIVE_POINTS = mask_of(c for c in range(N_CARDS) if POINTS[c] == 5)
-THREE_POINTS = mask_of(c for c in range(N_CARDS) if POINTS[c] == 3)
-
-
-def card_points(mask: int) -> int:
-    """Return the card points of a mask (rules §1: every counting card is worth 10, 5 or 3)."""
-    return (
-        10 * (mask & TEN_POINTS).bit_count()
-        + 5 * (mask & FIVE_POINTS).bit_count()
-        + 3 * (mask & THREE_POINTS).bit_count()
-    )
-
-
-# rules §4-§5: what a card scores when the opponents capture it (the Matto is never captured)
-CAPTURE_POINTS = tuple(0 if c == MATTO else POINTS[c] for c in range(N_CARDS))
+from tarocchi.games.minchiate_notes import END_TOTAL_LABEL
+from tarocchi.i18n import Msg, nmsg
+from tarocchi.packs.minchiate import MATTO, PACK
 
 
 def is_robbable(card: int) -> bool:
@@ -186,49 +274,6 @@ def payback_card(pile: int) -> int:
     return min(bits(rest), key=lambda c: (POINTS[c], c))
 
 
-class DealInfo(NamedTuple):
-    """The facts of the pre-play sequence, fixed by the deck, the dealer and the cut."""
-
-    deck: tuple[int, ...]  # the shuffled pack, top card first
-    cut: int  # cards lifted off the top by the cutter (1-96)
-    cutter: int
-    robbed: tuple[int, ...]  # the cutter's robbed cards, from the bottom of the lifted packet up
-    exposed: tuple[int, int, int, int]  # each seat's last dealt card, dealt face up
-    dealt: tuple[int, int, int, int]  # the 21 cards dealt to each seat
-    fola: tuple[int, ...]  # the undealt cards, top first, before the dealer takes any
-    fola_robbed: tuple[int, ...]  # the dealer's robbed Fola cards, in order
-    fola_stop: int  # the Fola card turned up that stopped the dealer's robbing, or -1
-    fola_taken: int  # mask of the counting cards and T29 the dealer then had to take
-    fola_rest: int  # mask of what stayed in the Fola (seen by the dealer alone)
-    faceup: tuple[int, int, int, int]  # per seat, every card it received face up
-
-
-class Fields(NamedTuple):
-    """The fields of a Minchiate position: ints, masks and tuples of them."""
-
-    hands: tuple[int, int, int, int]
-    dealer: int
-    phase: int
-    to_move: int | None
-    leader: int
-    trick: tuple[tuple[int, int], ...]  # (seat, card) of the current trick, in play order
-    tricks: tuple[tuple[tuple[int, int], ...], ...]  # the finished tricks, as `trick`
-    winners: tuple[int, ...]  # the seat that won each finished trick
-    piles: tuple[int, int]  # cards each team took; the Matto always goes to its owner's team
-    legal: int  # the legal actions of to_move as a mask (bit a = action a)
-    led: int  # union of the suits led in finished tricks (for the King rule)
-    discards: tuple[int, int]  # the cutter's and the dealer's discards (face down until §2.6)
-    declared: tuple[tuple[int, int, int, int], ...]  # (seat, kind, cards, value), in order
-    info: DealInfo
-
-
-class State(Fields):
-    """A Minchiate position (immutable)."""
-
-    __slots__ = ()
-    GAME: ClassVar[str] = "minchiate"
-
-
 _new_state = tuple.__new__  # builds a State without the Python-level __new__ (hot path)
 
 
@@ -254,27 +299,12 @@ _BYTE_IDS = tuple(
 )
 
 # words of the running score and the declarations (the rest: tarocchi.games.minchiate_notes)
-END_TOTAL_LABEL = Msg("End-of-deal total")
 SCORED_AT_ONCE_LABEL = Msg("Points scored at once")
 RUNNING_DIFFERENCE_LABEL = Msg("Running difference")
 DONE_LABEL = Msg("Stop declaring: keep the rest of your hand hidden")
 
-# the stages of a deal, ordering its public events and immediate scores (rules §2-§5)
-CUT, DEAL, FOLA, DISCARDS, DECLARATIONS, REVEAL, TRICK, END = range(8)
 
-
-class Score(NamedTuple):
-    """One immediate score (rules §5): when, for whom, how much, for which cards."""
-
-    key: tuple[int, int]  # (stage, index within the stage)
-    team: int
-    seat: int | None
-    points: int
-    cards: int
-    ids: tuple[int, ...]  # the cards in the order `what` names them; a declaration: its kind
-
-
-_new_score = tuple.__new__
+_new_score = tuple.__new__  # builds a Score without the Python-level __new__
 
 
 class Minchiate(TrickGame[State]):
@@ -775,9 +805,7 @@ class Minchiate(TrickGame[State]):
     def result(self, state: State) -> Result:
         """Score a finished deal (rules §5): the resti of each side, the ledger and the end
         breakdown (told in tarocchi.games.minchiate_notes); net resti decide, 0 is a draw."""
-        from tarocchi.games.minchiate_notes import result
-
-        return result(self, state)
+        return notes.result(self, state)
 
     @staticmethod
     def payback_score(team: int, card: int) -> Score:
@@ -857,9 +885,7 @@ class Minchiate(TrickGame[State]):
         """Return the pre-play sequence, the discards, declarations, the Fola once shown and
         every immediate score with the running resti ledger (rules §2, §3, §5), in order (told
         in tarocchi.games.minchiate_notes)."""
-        from tarocchi.games.minchiate_notes import public_events
-
-        return public_events(self, state)
+        return notes.public_events(self, state)
 
     def shown_cards(self, state: State) -> tuple[int, int, int, int]:
         """Return, per seat, the cards everyone knows it holds: the cards it received face up

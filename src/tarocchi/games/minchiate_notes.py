@@ -10,11 +10,12 @@ Section numbers (§) refer to docs/rules.md (Minchiate).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from tarocchi.cards import SEATS, TEAMS, Card, mask_of
 from tarocchi.games.base import Event, Result, ScoreLine, winner_of
-from tarocchi.games.minchiate import (
+from tarocchi.games.minchiate_combos import Combo, combo_base, combo_name, combos, describe
+from tarocchi.games.minchiate_deal import (
     CARDS_PAR,
     CUT,
     DEAL,
@@ -22,7 +23,6 @@ from tarocchi.games.minchiate import (
     DISCARD,
     DISCARDS,
     END,
-    END_TOTAL_LABEL,
     FOLA,
     LAST_TRICK_BONUS,
     OVER,
@@ -38,16 +38,24 @@ from tarocchi.games.minchiate import (
     State,
     card_points,
 )
-from tarocchi.games.minchiate_combos import Combo, combo_base, combo_name, combos, describe
 from tarocchi.games.minchiate_ledger import Ledger, convert, describe_diff
 from tarocchi.i18n import N_, Msg, nmsg
 from tarocchi.packs.minchiate import MATTO, PACK
 
-if TYPE_CHECKING:
-    from tarocchi.games.minchiate import Minchiate
+
+class Minchiate(Protocol):
+    """What the words ask of Minchiate's rules: the immediate scores, the Matto payback, the
+    Fola (tarocchi.games.minchiate)."""
+
+    def scores(self, state: State) -> list[Score]: ...
+    def matto_payback(self, state: State) -> tuple[int, int, int] | None: ...
+    def payback_score(self, team: int, card: int) -> Score: ...
+    def fola_mask(self, state: State) -> int: ...
+
 
 # the end breakdown's fixed words, made once (a result is built often: searches, benchmarks)
 PAYBACK_LABEL = Msg("Matto payback")
+END_TOTAL_LABEL = Msg("End-of-deal total")
 CARD_POINTS_LABEL = Msg("Card points in the piles")
 OVER_42_LABEL = Msg("Cards over 42")
 LAST_TRICK_LABEL = Msg("Last trick")

@@ -324,13 +324,14 @@ def view_json(live: Live, tr: Translator) -> dict[str, Any]:
     """Return South's view of a live game as JSON, with reasons for refused cards and the
     deal's history as South saw it, the texts in tr's language."""
     rules = game(live.row.game)
-    data = to_json(view(live.state, HUMAN), tr)
+    actions = [rules.parse_action(code) for _, code in live.row.actions]
+    now_seen, told = history(rules, live.row.seed, actions, HUMAN, tr)
+    data = to_json(now_seen, tr)
+    data["history"] = told
     codes = rules.pack.codes
     data["illegal"] = {codes[c]: tr.text(why) for c, why in refusals(live.state, HUMAN).items()}
     data["level"] = live.row.level
     data["title"] = rules.title
-    actions = [rules.parse_action(code) for _, code in live.row.actions]
-    data["history"] = history(rules, live.row.seed, actions, HUMAN, tr)
     if data["over"]:
         data["seed"] = live.row.seed  # only once the deal is over: the seed tells every card
     return data
