@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page
 
 from tarocchi.i18n import LANGUAGES, PSEUDO, translator
 from tests.browser.conftest import SHOTS
-from tests.browser.test_play_browser import my_turn
+from tests.browser.test_play_browser import act_once, my_turn
 from tests.i18n.pseudo import bare_words
 
 pytestmark = pytest.mark.browser
@@ -77,10 +77,7 @@ def test_no_play_page_string_escapes_translation(browser: Browser, server: str) 
     for _ in range(6):  # a few plays, so the log has events, tricks and prompts
         if my_turn(page) == "over":
             break
-        button = page.query_selector("#actions button")
-        (button or page.query_selector(".hand-card.legal")).click()  # type: ignore[union-attr]
-        page.wait_for_function("() => !document.getElementById('prompt').textContent"
-                               ".startsWith('…')")  # fmt: skip
+        act_once(page)
     text = page.inner_text("body")
     labels = page.eval_on_selector_all(
         "[aria-label], [title], img[alt]",

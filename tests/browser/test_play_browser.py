@@ -10,15 +10,18 @@ from tests.browser.conftest import SHOTS
 
 pytestmark = pytest.mark.browser
 
-EDGE = {"x": 9, "y": 50}  # cards in a fanned hand overlap: click the visible left strip
+EDGE = {"x": 8, "y": 8}  # cards in a fanned hand overlap: click the corner index, always in view
 
 
-def open_table(browser: Browser, base: str, name: str, seed: int, **ctx: object) -> Page:
+def open_table(
+    browser: Browser, base: str, name: str, seed: int, level: str = "normal", **ctx: object
+) -> Page:
     page = browser.new_context(**ctx).new_page()  # type: ignore[arg-type]
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{base}/")
     page.evaluate("localStorage.setItem('tarocchi-speed', '0')")
+    page.evaluate(f"localStorage.setItem('tarocchi-level', {level!r})")
     page.goto(f"{base}/play/{name}?new&seed={seed}")
     page.wait_for_selector(".hand-card", timeout=30_000)
     page.errors = errors  # type: ignore[attr-defined]
@@ -36,6 +39,17 @@ def my_turn(page: Page) -> str:
     if page.eval_on_selector("#end-dialog", "d => d.open"):
         return "over"
     return "action" if page.query_selector("#actions button") else "card"
+
+
+def act_once(page: Page) -> None:
+    """Choose South's first action button, or else its first legal card; wait for the answer."""
+    button = page.query_selector("#actions button")
+    if button:
+        button.click()
+    else:
+        page.click(".hand-card.legal", position=EDGE)
+    page.wait_for_function("() => !document.getElementById('prompt').textContent"
+                           ".startsWith('…')")  # fmt: skip
 
 
 def play_deal(page: Page) -> dict[str, int]:
@@ -74,11 +88,20 @@ def test_play_a_whole_deal(browser: Browser, server: str, name: str) -> None:
     assert "Total" in text and ("win" in text or "draw" in text)
     assert len(page.query_selector_all("#end-hands .card-row")) == 4
     page.screenshot(path=str(SHOTS / f"{name}-end.png"), full_page=True)
-    # the step-through replay of the finished deal
+    # the replay, trick by trick: buttons and keys step; each trick shows the four seats
     page.click("#end-replay")
+    assert page.inner_text("#replay-step").startswith("Trick 1 of ")
+    assert len(page.query_selector_all("#replay-table figure")) == 4
     page.click("#replay-next")
-    page.click("#replay-last")
-    assert "Step" in page.inner_text("#replay-step")
+    assert page.inner_text("#replay-step").startswith("Trick 2 of ")
+    page.keyboard.press("End")
+    last = page.inner_text("#replay-step")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#replay-step") == last
+    assert " led, " in last and last.endswith(" won.")
+    page.keyboard.press("Home")
+    assert page.inner_text("#replay-step").startswith("Before the first trick")
     page.screenshot(path=str(SHOTS / f"{name}-replay.png"))
     page.click("#replay-close")
     assert not page.errors  # type: ignore[attr-defined]
@@ -110,7 +133,9 @@ def test_phone_sized_screen_and_last_trick(browser: Browser, server: str) -> Non
             page.click(".hand-card.legal", position=EDGE)
     page.wait_for_selector("#last-trick:not([disabled])")
     assert page.is_hidden("#hint")  # hints are off by default
+    page.click("#menu summary")  # the Hints switch is in the menu
     page.check("#hints-on")
+    page.click("#menu summary")
     if my_turn(page) == "card":
         page.click("#hint")
         page.wait_for_selector("#hints li")
@@ -137,6 +162,7 @@ def test_level_choice_sets_the_next_deal(browser: Browser, server: str) -> None:
     assert page.evaluate(game_level) == "normal"  # the default level
     saved_id = "JSON.parse(localStorage.getItem('tarocchi-ottocento')).id"
     first = page.evaluate(saved_id)
+    page.click("#menu summary")
     page.select_option("#level", "easy")
     page.click("#new-deal")
     page.wait_for_function(f"() => {saved_id} !== {first!r}")

@@ -123,7 +123,9 @@ def route_exists(client: TestClient, link: str, page: Page) -> bool:
         return link[1:] in page.ids
     if m := re.fullmatch(r"\?lang=([a-z]+)", link):  # the language switcher: this page
         return m[1] in LANGUAGES
-    if link in ("/", "/static/site.css"):
+    if m := re.fullmatch(r"\?theme=([a-z]+)", link):  # the light or dark switch: this page
+        return m[1] in ("light", "dark")
+    if link in ("/", "/static/site.css", "/static/favicon.svg"):
         return client.get(link).status_code == 200
     if m := re.fullmatch(r"/traditions/([a-z-]+)", link):
         return m[1] in content.TRADITIONS

@@ -28,6 +28,10 @@ from tarocchi.web.store import Store, default_path
 from tarocchi.web.svg import card_back_svg, card_svg
 
 HERE = Path(__file__).parent
+# the cards' corner index: its height and its right edge, as fractions of the card's height
+# and width (the play page sizes the hand so that every index stays readable)
+INDEX_HEIGHT = 32 / 320
+INDEX_WIDTH = 43 / 200
 # what is wrong with a field of a malformed request, by pydantic's error type
 PROBLEMS = {
     "missing": N_("missing"),
@@ -137,7 +141,8 @@ def create_app(db_path: Path | str | None = None, ai_workers: int = 2) -> FastAP
         if game_name not in GAMES:
             raise HTTPException(404, Msg("no such game"))
         rules = game(game_name)
-        return render(request, "play.html", {"game": game_name, "title": rules.title})
+        return render(request, "play.html", {"game": game_name, "title": rules.title,
+                      "index_height": INDEX_HEIGHT, "index_width": INDEX_WIDTH})  # fmt: skip
 
     @app.get("/cards/{game_name}/{code}.svg")
     async def card_image(game_name: str, code: str, lang: str = DEFAULT) -> Response:
