@@ -73,6 +73,7 @@ export function openEnd(view) {
     : _("%(ns)s resti to %(ew)s.", { ns: r.ns_resti, ew: r.ew_resti });
   el("end-winner").textContent = [winner, score].join(" ");
   fillBreakdown(r);
+  el("end-how").textContent = view.score ? view.score.how : "";
   const dialog = el("end-dialog");
   if (!dialog.open) dialog.showModal();
   dialog.scrollTop = 0;
@@ -93,7 +94,7 @@ async function download() {
 
 // -- the replay: one step per trick, from the record; the texts from the deal's history -----------
 
-function trickTexts(view) {
+function trickEntries(view) {
   return (view.history || []).filter((h) => h.type === "trick");
 }
 
@@ -126,8 +127,11 @@ function showStep() {
   });
   el("replay-step").textContent = _("Trick %(trick)s of %(tricks)s: %(leader)s led, %(winner)s won.", {
     trick: at, tricks: tricks.length, leader: SEATS[t.plays[0].seat], winner: SEATS[t.winner] });
-  const text = trickTexts(replay.view)[at - 1];
-  el("replay-score").textContent = text && text.text ? text.text : "";
+  // the running score from the tricks, as the game counts them (the server's trick entries)
+  const done = trickEntries(replay.view).slice(0, at);
+  const sum = (team) => Math.round(done.reduce((a, e) => a + e.scores[team], 0) * 2) / 2;
+  el("replay-score").textContent = done.length === at ? [done[at - 1].text,
+    _("From the tricks so far: You & North %(ns)s, East & West %(ew)s.", { ns: sum("NS"), ew: sum("EW") })].join(" ") : "";
 }
 
 export async function openReplay(view) {

@@ -72,17 +72,16 @@ function logChange(ch) {
     const named = ch.seat === null || ch.text.startsWith(SEATS[ch.seat]);
     logLine("log-event").textContent = named ? ch.text : `${SEATS[ch.seat]}: ${ch.text}`;
   } else if (ch.type === "aside") {
-    logLine("log-aside").textContent = _("%(seat)s lays a card aside.", { seat: SEATS[ch.seat] });
+    logLine("log-aside").textContent = ch.text;
   } else if (ch.type === "play") {
-    // one line a trick: who played what, in order, then who won it
+    // one line a trick: who played what, in order, then who won it and what it scores
     if (!openTrick) openTrick = { li: logLine("log-trick"), trick: ch.trick, plays: [] };
     openTrick.plays.push(_("%(seat)s: %(card)s", { seat: SEATS[ch.seat], card: cardName(ch.card) }));
     openTrick.li.textContent = _("Trick %(trick)s: %(plays)s.", { trick: openTrick.trick, plays: openTrick.plays.join("; ") });
   } else if (ch.type === "trick") {
-    const li = openTrick ? openTrick.li : logLine("log-trick");
     const won = document.createElement("strong");
-    won.textContent = ch.text || ngettext("%(seat)s wins (%(n)d point).", "%(seat)s wins (%(n)d points).", ch.points, { seat: SEATS[ch.winner] });
-    li.append(" ", won);
+    won.textContent = ch.text;
+    (openTrick ? openTrick.li : logLine("log-trick")).append(" ", won);
     openTrick = null;
   }
   const log = el("log");
@@ -207,18 +206,29 @@ function promptText(view) {
   return _("Your turn.");
 }
 
+// The running score as the game counts it (the server's), with its parts and how it counts.
 function renderScore(view) {
   const tricks = [0, 0];
   for (const t of view.tricks) tricks[t.winner % 2] += 1;
   el("ns-tricks").textContent = tricks[0];
   el("ew-tricks").textContent = tricks[1];
-  const score = view.score || { NS: 0, EW: 0, unit: "", how: "" };
-  el("ns-points").textContent = score.NS;
-  el("ew-points").textContent = score.EW;
-  el("ns-score").textContent = score.NS;
-  el("ew-score").textContent = score.EW;
-  el("score-unit").textContent = score.unit;
-  el("score-how").textContent = score.how;
+  const score = view.score || { NS: 0, EW: 0, unit: "points", how: "", parts: [] };
+  const resti = score.unit === "resti";
+  for (const [id, value] of [["ns-points", score.NS], ["ew-points", score.EW], ["ns-score", score.NS],
+    ["ew-score", score.EW], ["score-unit", resti ? "resti" : _("points")],
+    ["score-col", resti ? "resti" : _("Points")], ["score-how", score.how]]) {
+    el(id).textContent = value;
+  }
+  const parts = el("score-parts");
+  parts.replaceChildren(...score.parts.filter((p) => score.parts.length > 1 || p.note).map((p) => {
+    const row = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = p.note ? `${p.label} (${p.note})` : p.label;
+    row.append(th);
+    for (const v of [p.NS, p.EW]) row.insertCell().textContent = v;
+    return row;
+  }));
   const ledger = view.events.filter((e) => e.kind === "score" || e.kind === "resto");
   const box = el("ledger");
   box.hidden = ledger.length === 0;
@@ -276,14 +286,9 @@ async function gatherTrick(winner) {
 
 async function animate(events) {
   for (const ev of events) {
-    if (!ev.changes.length && ev.seat !== 0) {
-      // the only moves that show nothing to South are cards laid aside face down
-      logChange({ type: "aside", seat: ev.seat });
-      await sleep(250);
-    }
     for (const ch of ev.changes) {
       logChange(ch);
-      if (ch.type === "event") {
+      if (ch.type === "event" || ch.type === "aside") {
         await sleep(500);
       } else if (ch.type === "play") {
         let from;
@@ -369,8 +374,7 @@ async function newDeal(seed) {
     // the table before the AI's first moves: give back the cards they have played
     const sizes = [...data.view.hand_sizes];
     for (const ev of data.events) {
-      const played = ev.changes.some((c) => c.type === "play" && c.seat === ev.seat);
-      if (played || !ev.changes.length) sizes[ev.seat] += 1;
+      if (ev.changes.some((c) => ["play", "aside"].includes(c.type) && c.seat === ev.seat)) sizes[ev.seat] += 1;
     }
     const first = { ...data.view, hand_sizes: sizes, trick: [], tricks: [], shown: [[], [], [], []],
       events: [], to_move: null, legal: [], over: false, won: { NS: [], EW: [] }, score: undefined };
@@ -390,8 +394,7 @@ async function newDeal(seed) {
 function hintValue(value) {
   if (value === null) return "";
   const signed = `${value > 0 ? "+" : ""}${value}`;
-  const unit = state.view.score?.unit_key || (GAME === "minchiate" ? "resti" : "points");
-  return unit === "resti" ? _("%(value)s resti", { value: signed }) : _("%(value)s points", { value: signed });
+  return state.view.score.unit === "resti" ? _("%(value)s resti", { value: signed }) : _("%(value)s points", { value: signed });
 }
 
 async function showHint() {
