@@ -31,7 +31,13 @@ DEVANAGARI := /usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf
 $(CHROMIUM) $(DEVANAGARI) &:
 	apt-get update && apt-get install -y --no-install-recommends chromium fonts-lohit-deva
 
-test: lint | $(CHROMIUM) $(DEVANAGARI)
+# axe-core (the accessibility rules the browser tests run inside Chromium), from npm
+AXE := tests/browser/.axe/node_modules/axe-core/axe.min.js
+$(AXE):
+	command -v npm >/dev/null || (apt-get update && apt-get install -y --no-install-recommends npm)
+	npm install --prefix tests/browser/.axe --no-save --no-audit --no-fund axe-core@4
+
+test: lint | $(CHROMIUM) $(DEVANAGARI) $(AXE)
 	$(VENV)/bin/pytest -n 2
 
 # After changing user-facing strings: extract them, merge them into every language's

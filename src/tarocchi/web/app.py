@@ -25,13 +25,9 @@ from tarocchi.web.api import Games, make_router, prepare_worker, worker_ready
 from tarocchi.web.lang import language, render
 from tarocchi.web.pages import router as pages_router
 from tarocchi.web.store import Store, default_path
-from tarocchi.web.svg import card_back_svg, card_svg
+from tarocchi.web.svg import INDEX_HEIGHT, INDEX_WIDTH, card_back_svg, card_svg
 
 HERE = Path(__file__).parent
-# the cards' corner index: its height and its right edge, as fractions of the card's height
-# and width (the play page sizes the hand so that every index stays readable)
-INDEX_HEIGHT = 32 / 320
-INDEX_WIDTH = 43 / 200
 # what is wrong with a field of a malformed request, by pydantic's error type
 PROBLEMS = {
     "missing": N_("missing"),

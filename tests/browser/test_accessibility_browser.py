@@ -1,0 +1,78 @@
+"""Accessibility and the Content-Security-Policy, in Chromium: axe-core finds no serious or
+critical violation on any page (the play page mid-deal, at a declaration, with the end
+dialog and the replay open, light and dark), and no page breaks the strict policy the
+server sends (every response here carries it, so a stray inline script or style attribute
+is refused and reported)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, Route
+
+from tests.browser.test_play_browser import act_once, my_turn, play_deal
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).parent / ".axe/node_modules/axe-core/axe.min.js"  # `make test` installs it
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; "
+       "form-action 'self'")  # fmt: skip
+PAGES = ["/", "/traditions/tarocco-piemontese", "/traditions/tarocchino-bolognese",
+         "/traditions/minchiate", "/rules/piedicavallo", "/rules/ottocento", "/rules/minchiate"]  # fmt: skip
+
+
+def with_csp(route: Route) -> None:
+    response = route.fetch()
+    route.fulfill(response=response, headers={**response.headers, "content-security-policy": CSP})
+
+
+def strict_page(browser: Browser, base: str, **ctx: Any) -> Page:
+    """A page whose every response carries the policy; its violations are collected."""
+    page = browser.new_context(viewport={"width": 1280, "height": 800}, **ctx).new_page()
+    page.route(f"{base}/**", with_csp)
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
+    page.on("pageerror", lambda e: refused.append(str(e)))
+    page.refused = refused  # type: ignore[attr-defined]
+    return page
+
+
+def serious(page: Page, where: str) -> list[str]:
+    """Return axe-core's serious and critical violations on the page as it is now."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    found = page.evaluate("""async () => (await axe.run(document)).violations
+        .filter(v => ['serious', 'critical'].includes(v.impact))
+        .map(v => `${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')}`)""")
+    return [f"{where}: {v}" for v in found]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_pages_are_accessible_under_the_policy(browser: Browser, server: str, scheme: str) -> None:
+    page = strict_page(browser, server, color_scheme=scheme)
+    problems: list[str] = []
+    for path in PAGES:
+        page.goto(f"{server}{path}")
+        problems += serious(page, path)
+    page.evaluate("localStorage.setItem('tarocchi-speed', '0')")
+    page.evaluate("localStorage.setItem('tarocchi-level', 'easy')")
+    page.goto(f"{server}/play/ottocento?new&seed=0")  # South's first decision: declare or pass
+    assert my_turn(page) == "action"
+    page.keyboard.press("Tab")  # the shortcut keys show
+    problems += serious(page, "declaration")
+    page.click("#menu summary")
+    problems += serious(page, "menu")
+    page.click("#menu summary")
+    act_once(page)
+    act_once(page)
+    problems += serious(page, "mid-deal")
+    play_deal(page)
+    page.wait_for_selector("#end-hands .card-row")
+    problems += serious(page, "end dialog")
+    page.click("#end-replay")
+    problems += serious(page, "replay")
+    assert problems == []
+    assert page.refused == []  # type: ignore[attr-defined]
