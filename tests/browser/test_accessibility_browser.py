@@ -20,8 +20,9 @@ AXE = Path(__file__).parent / ".axe/node_modules/axe-core/axe.min.js"  # `make t
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; "
        "form-action 'self'")  # fmt: skip
-PAGES = ["/", "/traditions/tarocco-piemontese", "/traditions/tarocchino-bolognese",
-         "/traditions/minchiate", "/rules/piedicavallo", "/rules/ottocento", "/rules/minchiate"]  # fmt: skip
+GAMES = ["piedicavallo", "ottocento", "minchiate"]
+TRADITIONS = ["tarocco-piemontese", "tarocchino-bolognese", "minchiate"]
+PAGES = ["/"] + [f"/traditions/{t}" for t in TRADITIONS] + [f"/rules/{g}" for g in GAMES]
 
 
 def with_csp(route: Route) -> None:
