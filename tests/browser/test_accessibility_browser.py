@@ -77,3 +77,49 @@ def test_pages_are_accessible_under_the_policy(browser: Browser, server: str, sc
     problems += serious(page, "replay")
     assert problems == []
     assert page.refused == []  # type: ignore[attr-defined]
+
+
+# the focused element's ring (its outline, or its card picture's) against the colour behind
+# it (the nearest ancestor's background), as a WCAG contrast ratio
+FOCUS_CONTRAST = """() => {
+  const lum = (c) => {
+    const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map((v) => {
+      v = Number(v) / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const el = document.activeElement;
+  if (el === document.body) return ['body', 'nothing focused', 21];  // the tabs went round
+  const own = getComputedStyle(el);
+  const ringEl = own.outlineStyle === 'none' && el.querySelector('.card') ? el.querySelector('.card') : el;
+  const ring = getComputedStyle(ringEl);
+  if (ring.outlineStyle === 'none') return [el.id || el.className || el.tagName, 'no ring', 0];
+  let p = el.parentElement, bg = 'rgb(255, 255, 255)';
+  for (; p; p = p.parentElement) {
+    const b = getComputedStyle(p).backgroundColor;
+    if (b !== 'transparent' && !/, 0\\)$/.test(b)) { bg = b; break; }
+  }
+  const [hi, lo] = [lum(ring.outlineColor), lum(bg)].sort((x, y) => y - x);
+  return [el.id || el.className || el.tagName, `${ring.outlineColor} on ${bg}`, (hi + 0.05) / (lo + 0.05)];
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_focus_rings_reach_3_to_1(browser: Browser, server: str, scheme: str) -> None:
+    page = browser.new_context(
+        viewport={"width": 1280, "height": 800}, color_scheme=scheme
+    ).new_page()
+    weak = []
+    page.goto(f"{server}/")
+    page.evaluate("localStorage.setItem('tarocchi-speed', '0')")
+    for path, tabs in [("/", 14), ("/play/piedicavallo?new&seed=3", 30)]:
+        page.goto(f"{server}{path}")
+        if path != "/":
+            my_turn(page)
+        for _ in range(tabs):
+            page.keyboard.press("Tab")
+            what, colours, ratio = page.evaluate(FOCUS_CONTRAST)
+            if ratio < 3:
+                weak.append(f"{path} {what}: {colours} {ratio:.2f}")
+    assert weak == []

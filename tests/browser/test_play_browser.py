@@ -137,9 +137,23 @@ def test_phone_sized_screen_and_last_trick(browser: Browser, server: str) -> Non
     page.check("#hints-on")
     page.click("#menu summary")
     if my_turn(page) == "card":
+        hand_at = page.eval_on_selector("#hand", "h => h.getBoundingClientRect().top")
         page.click("#hint")
         page.wait_for_selector("#hints li")
-        assert page.query_selector(".hand-card.hinted")
+        # the hinted card's outline is its own colour, and the list does not move the hand
+        outline = "c => getComputedStyle(c).outlineColor"
+        hinted = page.eval_on_selector(".hand-card.hinted .card", outline)
+        legal = [page.eval_on_selector(".hand-card.legal:not(.hinted) .card", outline)]
+        assert hinted not in legal + ["rgba(0, 0, 0, 0)"]
+        assert page.eval_on_selector("#hand", "h => h.getBoundingClientRect().top") == hand_at
+        values = page.inner_text("#hint-list")
+        assert "points" in values or "(" not in values  # values name their unit
+        # with the keyboard, each legal card shows the key that plays it
+        page.keyboard.press("Tab")
+        key = page.eval_on_selector(
+            ".hand-card.legal", "c => getComputedStyle(c, '::after').content + c.dataset.key"
+        )
+        assert key == '"1"1'
     page.click("#last-trick")
     assert page.eval_on_selector("#last-dialog", "d => d.open")
     assert len(page.query_selector_all("#last-cards figure")) == 4
