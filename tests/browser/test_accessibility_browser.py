@@ -92,8 +92,8 @@ FOCUS_CONTRAST = """() => {
   const el = document.activeElement;
   if (el === document.body) return ['body', 'nothing focused', 21];  // the tabs went round
   const own = getComputedStyle(el);
-  const ringEl = own.outlineStyle === 'none' && el.querySelector('.card') ? el.querySelector('.card') : el;
-  const ring = getComputedStyle(ringEl);
+  const picture = el.querySelector('.card');
+  const ring = getComputedStyle(own.outlineStyle === 'none' && picture ? picture : el);
   if (ring.outlineStyle === 'none') return [el.id || el.className || el.tagName, 'no ring', 0];
   let p = el.parentElement, bg = 'rgb(255, 255, 255)';
   for (; p; p = p.parentElement) {
@@ -101,7 +101,8 @@ FOCUS_CONTRAST = """() => {
     if (b !== 'transparent' && !/, 0\\)$/.test(b)) { bg = b; break; }
   }
   const [hi, lo] = [lum(ring.outlineColor), lum(bg)].sort((x, y) => y - x);
-  return [el.id || el.className || el.tagName, `${ring.outlineColor} on ${bg}`, (hi + 0.05) / (lo + 0.05)];
+  const what = el.id || el.className || el.tagName;
+  return [what, `${ring.outlineColor} on ${bg}`, (hi + 0.05) / (lo + 0.05)];
 }"""
 
 

@@ -143,8 +143,8 @@ def test_phone_sized_screen_and_last_trick(browser: Browser, server: str) -> Non
         # the hinted card's outline is its own colour, and the list does not move the hand
         outline = "c => getComputedStyle(c).outlineColor"
         hinted = page.eval_on_selector(".hand-card.hinted .card", outline)
-        legal = [page.eval_on_selector(".hand-card.legal:not(.hinted) .card", outline)]
-        assert hinted not in legal + ["rgba(0, 0, 0, 0)"]
+        legal = page.eval_on_selector(".hand-card.legal:not(.hinted) .card", outline)
+        assert hinted not in (legal, "rgba(0, 0, 0, 0)")
         assert page.eval_on_selector("#hand", "h => h.getBoundingClientRect().top") == hand_at
         values = page.inner_text("#hint-list")
         assert "points" in values or "(" not in values  # values name their unit
