@@ -58,8 +58,8 @@ def play_deal(page: Page) -> dict[str, int]:
         illegal = page.query_selector(".hand-card.illegal")
         if illegal and seen["refusals"] < 2 and kind == "card":
             illegal.click(position=EDGE)
-            page.wait_for_function("document.getElementById('prompt').textContent"
-                                   ".startsWith('Not allowed')")  # fmt: skip
+            # the refusal's reason shows as a warning (in the page's language)
+            page.wait_for_selector("#prompt.warn")
             seen["refusals"] += 1
         if kind == "action":
             page.click("#actions button")

@@ -6,13 +6,15 @@ mid-trick; one screenshot per game and size."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
 
+from tarocchi.i18n import LANGUAGES
 from tests.browser.conftest import SHOTS
-from tests.browser.test_play_browser import act_once, open_table
+from tests.browser.test_play_browser import act_once, my_turn, open_table, play_deal
 
 pytestmark = pytest.mark.browser
 
@@ -85,3 +87,53 @@ def test_the_table_fits_one_screen(browser: Browser, server: str, name: str) -> 
     problems += check_sizes(page, name, "trick")
     assert problems == []
     assert not page.errors  # type: ignore[attr-defined]
+
+
+# a card code (tarocchi's language-neutral text form) where a player would read words
+CODE = re.compile(r"\b(?:(?:SW|BA|CU|CO)-(?:K|Q|N|J|A|10|[2-9])|T(?:[1-9]|[1-3]\d|40)"
+                  r"|MOOR[1-4]|BEGATO|MATTO|ANGEL|WORLD|SUN|MOON)\b")  # fmt: skip
+# the API's fields that hold codes for programs, not words for players
+CODE_FIELDS = {"hand", "legal", "card", "cards", "action", "won", "shown", "private", "piles",
+               "code", "plays", "trick", "tricks", "codes", "name_en", "name_it"}  # fmt: skip
+
+
+def words(data: Any) -> list[str]:
+    """Return every text of an API answer that a player may read."""
+    if isinstance(data, str):
+        return [data]
+    if isinstance(data, list):
+        return [w for item in data for w in words(item)]
+    if isinstance(data, dict):
+        return [w for k, v in data.items() if k not in CODE_FIELDS for w in words(v)]
+    return []
+
+
+# strict: once the engine's event texts name their cards (issue 21 item 4, the engine's
+# half), this passes and the marker must go
+@pytest.mark.xfail(
+    strict=True, raises=AssertionError, reason="some engine event texts still list card codes"
+)
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_no_card_code_in_any_text(browser: Browser, server: str, lang: str) -> None:
+    """A whole deal in each language (the games in turn), hints and replay included: no
+    card code in the page's visible text or in any text field of the API's answers."""
+    name = sorted(FIRST)[sorted(LANGUAGES).index(lang) % len(FIRST)]
+    answers: list[Any] = []
+    page = open_table(browser, server, name, 5, "easy")
+    page.on("response", lambda r: answers.append(r.json())
+            if "/api/games" in r.url and "/record" not in r.url and r.ok else None)  # fmt: skip
+    page.evaluate("localStorage.setItem('tarocchi-hints', 'on')")
+    page.goto(f"{server}/play/{name}?new&seed=5&lang={lang}")
+    if my_turn(page) != "over":
+        page.click("#hint")
+        page.wait_for_selector("#hint-list li", timeout=60_000)
+    seen = [page.inner_text("body")]
+    play_deal(page)
+    page.wait_for_selector("#end-hands .card-row")
+    seen.append(page.inner_text("body"))
+    page.click("#end-replay")
+    for key in ["Home", "ArrowRight", "End"]:
+        page.keyboard.press(key)
+        seen.append(page.inner_text("#replay-dialog"))
+    texts = seen + [w for a in answers for w in words(a)]
+    assert [c for t in texts for c in CODE.findall(t)] == []
