@@ -87,7 +87,20 @@ def test_play_a_whole_deal(browser: Browser, server: str, name: str) -> None:
     text = page.inner_text("#end-dialog")
     assert "Total" in text and ("win" in text or "draw" in text)
     assert len(page.query_selector_all("#end-hands .card-row")) == 4
+    # the result opens at its headline: the heading focused, the dialog at its top
+    assert page.evaluate("document.activeElement.id") == "end-title"
+    assert page.eval_on_selector("#end-dialog", "d => d.scrollTop") == 0
     page.screenshot(path=str(SHOTS / f"{name}-end.png"), full_page=True)
+    # closed, it leaves a Result control; the Hint and Last trick controls are gone
+    page.click("#end-close")
+    assert page.is_hidden("#hint") and page.is_hidden("#last-trick")
+    page.click("#result")
+    assert page.eval_on_selector("#end-dialog", "d => d.open")
+    # a reload shows the finished deal and its result, not a new deal
+    winner = page.inner_text("#end-winner")
+    page.reload()
+    page.wait_for_selector("#end-dialog[open] .breakdown tbody tr")
+    assert page.inner_text("#end-winner") == winner
     # the replay, trick by trick: buttons and keys step; each trick shows the four seats
     page.click("#end-replay")
     assert page.inner_text("#replay-step").startswith("Trick 1 of ")
@@ -102,7 +115,14 @@ def test_play_a_whole_deal(browser: Browser, server: str, name: str) -> None:
     assert " led, " in last and last.endswith(" won.")
     page.keyboard.press("Home")
     assert page.inner_text("#replay-step").startswith("Before the first trick")
-    page.screenshot(path=str(SHOTS / f"{name}-replay.png"))
+    # on a phone, a trick and the buttons fit the screen
+    page.keyboard.press("ArrowRight")
+    page.set_viewport_size({"width": 360, "height": 640})
+    boxes = "es => es.map(e => e.getBoundingClientRect())"
+    for box in page.eval_on_selector_all("#replay-table figure, .replay-buttons button", boxes):
+        assert box["x"] >= 0 and box["y"] >= 0
+        assert box["x"] + box["width"] <= 360 and box["y"] + box["height"] <= 640
+    page.screenshot(path=str(SHOTS / f"{name}-replay-phone.png"))
     page.click("#replay-close")
     assert not page.errors  # type: ignore[attr-defined]
 
@@ -183,3 +203,31 @@ def test_level_choice_sets_the_next_deal(browser: Browser, server: str) -> None:
     assert page.evaluate(game_level) == "easy"
     assert page.evaluate("localStorage.getItem('tarocchi-level')") == "easy"
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_log_survives_a_reload_in_play_order(browser: Browser, server: str) -> None:
+    page = open_table(browser, server, "piedicavallo", seed=4, level="easy")
+    for _ in range(3):
+        my_turn(page)
+        act_once(page)
+    log = "() => [...document.querySelectorAll('#log li')].map(li => li.textContent)"
+    before = page.evaluate(log)
+    assert before[0].startswith("Deal begins") and before[-1].startswith("Trick ")
+    tricks = [int(t.split()[1].rstrip(":")) for t in before if t.startswith("Trick ")]
+    assert tricks == sorted(tricks) and len(tricks) >= 3  # one line a trick, in play order
+    page.reload()
+    my_turn(page)
+    assert page.evaluate(log) == before
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_cards_move_unless_motion_is_reduced(browser: Browser, server: str, motion: str) -> None:
+    page = open_table(browser, server, "piedicavallo", seed=4, level="easy",
+                      reduced_motion=motion)  # fmt: skip
+    my_turn(page)
+    page.evaluate("document.getElementById('speed').value = '0.4'")  # fast, not instant
+    page.evaluate("""() => { window.moves = 0; setInterval(() => {
+        window.moves = Math.max(window.moves, document.getAnimations().length); }, 10); }""")
+    act_once(page)
+    moved = page.evaluate("window.moves")
+    assert (moved > 0) == (motion == "no-preference")

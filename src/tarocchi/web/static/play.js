@@ -88,9 +88,11 @@ function logChange(ch) {
   log.scrollTop = log.scrollHeight;
 }
 
-function logHistory(history) {
+// Start the log of a deal (from its view: who deals and who leads), then tell its history.
+function logDeal(view, history = []) {
   el("log").replaceChildren();
   openTrick = null;
+  logLine("log-event").textContent = _("Deal begins. %(dealer)s deals; %(leader)s leads.", { dealer: SEATS[view.dealer], leader: SEATS[(view.dealer + 1) % 4] });
   for (const ch of history) logChange(ch);
 }
 
@@ -348,7 +350,7 @@ async function choose(code) {
 
 function show(data) {
   state.version = data.version;
-  if (data.view.history) logHistory(data.view.history);
+  logDeal(data.view, data.view.history);
   render(data.view);
 }
 
@@ -358,8 +360,6 @@ async function reload() {
 
 async function newDeal(seed) {
   resetEnd();
-  el("log").replaceChildren();
-  openTrick = null;
   session.token = null;
   setBusy(true);
   setPrompt(_("Shuffling…"));
@@ -379,7 +379,7 @@ async function newDeal(seed) {
     const first = { ...data.view, hand_sizes: sizes, trick: [], tricks: [], shown: [[], [], [], []],
       events: [], to_move: null, legal: [], over: false, won: { NS: [], EW: [] }, score: undefined };
     render(first);
-    logLine("log-event").textContent = _("Deal begins. %(dealer)s deals; %(leader)s leads.", { dealer: SEATS[data.view.dealer], leader: SEATS[(data.view.dealer + 1) % 4] });
+    logDeal(data.view);
     await animate(data.events);
     render(data.view);
   } catch (err) {
@@ -521,7 +521,12 @@ async function start() {
       // the stored game is gone or not ours: start a new one
     }
   }
-  const seed = new URLSearchParams(location.search).get("seed");
+  const params = new URLSearchParams(location.search);
+  const seed = params.get("seed");
+  // a reload resumes this deal: the address no longer asks for a new one
+  params.delete("new");
+  params.delete("seed");
+  history.replaceState(null, "", `${location.pathname}${params.size ? `?${params}` : ""}`);
   await newDeal(seed === null ? undefined : Number(seed));
 }
 
