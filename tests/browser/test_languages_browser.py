@@ -86,3 +86,20 @@ def test_no_play_page_string_escapes_translation(browser: Browser, server: str) 
     assert "⟦" in text
     assert bare_words(text + " " + " ".join(labels)) == []
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_browser_picks_each_catalogs_plural_form(browser: Browser, server: str) -> None:
+    """The page's scripts choose plural forms with Intl.PluralRules (no code built from the
+    catalog's C expression): for every language and many counts, the form gettext picks."""
+    page = fresh_page(browser)
+    page.goto(f"{server}/")
+    counts = [*range(0, 120), 1000, 1_000_000, 2_000_000, 3_500_000]
+    for lang in sorted(LANGUAGES):
+        browser_forms = page.evaluate(
+            "async ([lang, counts]) => { const m = await import('/static/i18n.js');"
+            " return counts.map((n) => m.pluralIndex(lang, n)); }",
+            [lang, counts],
+        )
+        catalog = translator(lang).catalog
+        gettext_forms = [catalog.plural(n) if lang != "en" else int(n != 1) for n in counts]  # type: ignore[attr-defined]
+        assert browser_forms == gettext_forms, lang
