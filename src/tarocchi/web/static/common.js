@@ -43,12 +43,16 @@ export function cardsRow(codes, extraClass = "small") {
   return div;
 }
 
+// seeds are 64-bit integers, past the 2^53 a Number holds exactly: keep their digits (as raw
+// JSON, which JSON.stringify writes back unchanged, e.g. for "the same deal again")
+const exactSeed = (key, value, ctx) => (key === "seed" && ctx?.source ? JSON.rawJSON(ctx.source) : value);
+
 export async function api(method, path, body) {
   // the API answers in the page's language (the texts of events, refusals, hints, errors)
   const headers = { "Content-Type": "application/json", "Accept-Language": document.documentElement.lang };
   if (session.token) headers.Authorization = `Bearer ${session.token}`;
   const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const data = await res.json().catch(() => ({}));
+  const data = await res.text().then((text) => JSON.parse(text, exactSeed)).catch(() => ({}));
   if (!res.ok) {
     const detail = typeof data.detail === "string" ? data.detail : res.statusText;
     const err = new Error(detail);

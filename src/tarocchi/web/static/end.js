@@ -86,7 +86,7 @@ async function download() {
   const blob = new Blob([JSON.stringify(rec, null, 1)], { type: "application/json" });
   const a = document.createElement("a");
   a.href = URL.createObjectURL(blob);
-  a.download = `tarocchi-${GAME}-${rec.seed}.json`;
+  a.download = `tarocchi-${GAME}-${rec.seed.rawJSON}.json`;
   document.body.append(a);
   a.click();
   a.remove();

@@ -10,7 +10,7 @@ import { openEnd, openReplay, replayKey, resetEnd } from "./end.js";
 
 const BACKS_SHOWN = 5; // an opponent's hand is drawn as a few backs and its count
 
-const state = { version: 0, view: null, busy: false, hintFor: null };
+const state = { version: 0, view: null, busy: false };
 
 // -- helpers ------------------------------------------------------------------------------
 
@@ -27,23 +27,9 @@ function moving() {
   return !reduceMotion.matches && speed() > 0;
 }
 
-function actionLabel(code) {
-  const detail = (state.view?.action_details || []).find((d) => d.code === code);
-  if (detail) return detail.label;
-  const fixed = {
-    DECLARE: _("Declare"),
-    PASS: _("Pass"),
-    "DECL-DONE": _("Done declaring"),
-    "DECL-SEQ-LOW": _("Declare the sequence of trumps 1-5"),
-    "DECL-SEQ-HIGH-1": _("Declare the first sequence of trumps 28-40"),
-    "DECL-SEQ-HIGH-2": _("Declare the second sequence of trumps 28-40"),
-    "DECL-SEQ-HIGH-3": _("Declare the third sequence of trumps 28-40"),
-    "DECL-MATTO": _("Declare the Matto versicola"),
-    "DECL-THIRTEEN": _("Declare the Thirteen"),
-    "DECL-TENS": _("Declare the Tens"),
-    "DECL-KINGS": _("Declare the Kings"),
-  };
-  return fixed[code] || code;
+// a non-card action: the server's sentence for it and the cards it shows (action_details)
+function actionDetail(code) {
+  return (state.view?.action_details || []).find((d) => d.code === code) || { label: code, cards: [] };
 }
 
 function setPrompt(text, kind = "") {
@@ -164,7 +150,6 @@ function renderHand(view) {
   const buttons = view.hand.map((code) => handButton(code, view, myTurn, legal));
   el("hand").replaceChildren(...buttons);
   el("hints").hidden = true;
-  state.hintFor = null;
 
   const others = myTurn ? view.legal.filter((c) => !view.hand.includes(c)) : [];
   el("actions").replaceChildren(...others.map((code) => actionButton(code)));
@@ -185,10 +170,10 @@ function actionButton(code) {
   b.className = "button action";
   b.dataset.code = code;
   const label = document.createElement("span");
-  label.textContent = actionLabel(code);
+  const detail = actionDetail(code);
+  label.textContent = detail.label;
   b.append(label);
-  const detail = (state.view.action_details || []).find((d) => d.code === code);
-  if (detail && detail.cards.length) b.append(...detail.cards.map((c) => cardImg(c, "mini")));
+  if (detail.cards.length) b.append(...detail.cards.map((c) => cardImg(c, "mini")));
   b.addEventListener("click", () => choose(code));
   return b;
 }
@@ -409,7 +394,7 @@ async function showHint() {
     if (data.version !== state.version) return;
     el("hint-list").replaceChildren(...data.suggestions.slice(0, 4).map((h) => {
       const li = document.createElement("li");
-      const what = pack[h.action] ? cardName(h.action) : actionLabel(h.action);
+      const what = pack[h.action] ? cardName(h.action) : actionDetail(h.action).label;
       const value = hintValue(h.value);
       li.textContent = value ? `${what} (${value}): ${h.reason}` : `${what}: ${h.reason}`;
       return li;
@@ -527,7 +512,7 @@ async function start() {
   params.delete("new");
   params.delete("seed");
   history.replaceState(null, "", `${location.pathname}${params.size ? `?${params}` : ""}`);
-  await newDeal(seed === null ? undefined : Number(seed));
+  await newDeal(seed !== null && /^\d{1,20}$/.test(seed) ? JSON.rawJSON(seed) : undefined);
 }
 
 start();
