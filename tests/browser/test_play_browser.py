@@ -231,3 +231,26 @@ def test_cards_move_unless_motion_is_reduced(browser: Browser, server: str, moti
     act_once(page)
     moved = page.evaluate("window.moves")
     assert (moved > 0) == (motion == "no-preference")
+
+
+def test_declarations_say_what_they_do(browser: Browser, server: str) -> None:
+    # Ottocento: the declare button names the combinations and their points, with the cards
+    page = open_table(browser, server, "ottocento", seed=0, level="easy")
+    assert my_turn(page) == "action"
+    declare = page.inner_text("#actions button[data-code='DECLARE']")
+    assert "points" in declare and "(" in declare
+    assert page.query_selector_all("#actions button[data-code='DECLARE'] img.card")
+    # its hint reads as that sentence, not "Declare: declare: ..."
+    page.click("#menu summary")
+    page.check("#hints-on")
+    page.click("#menu summary")
+    page.click("#hint")
+    page.wait_for_selector("#hint-list li")
+    hints = page.eval_on_selector_all("#hint-list li", "lis => lis.map(li => li.textContent)")
+    labels = page.eval_on_selector_all("#actions button", "bs => bs.map(b => b.textContent)")
+    assert sorted(hints) == sorted(labels)
+    # Minchiate: each declaration button shows the cards it declares
+    page = open_table(browser, server, "minchiate", seed=22, level="easy")
+    assert my_turn(page) == "action"
+    button = "#actions button:not([data-code='DECL-DONE'])"
+    assert page.query_selector_all(f"{button} img.card")

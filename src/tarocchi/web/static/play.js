@@ -394,9 +394,10 @@ async function showHint() {
     if (data.version !== state.version) return;
     el("hint-list").replaceChildren(...data.suggestions.slice(0, 4).map((h) => {
       const li = document.createElement("li");
-      const what = pack[h.action] ? cardName(h.action) : actionDetail(h.action).label;
+      // a card with the reason to play it; an action is its own sentence (the reason repeats it)
+      const what = pack[h.action] ? `${cardName(h.action)}: ${h.reason}` : actionDetail(h.action).label;
       const value = hintValue(h.value);
-      li.textContent = value ? `${what} (${value}): ${h.reason}` : `${what}: ${h.reason}`;
+      li.textContent = value ? `${what} (${value})` : what;
       return li;
     }));
     const best = data.suggestions[0];
