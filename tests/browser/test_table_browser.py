@@ -49,6 +49,16 @@ OVERFLOWS = """() => {
   const must = [...document.querySelectorAll('#trick .card, #prompt, #actions button')];
   for (const e of must) if (!inside(box(e))) out.push(`${e.id || e.className} outside`);
   if (!document.getElementById('prompt').textContent.trim()) out.push('no prompt');
+  // the seats' names and counts, the score, the trick number and the last trick never overlap
+  const named = '.seat-name, .count, .tally, .trick-no, .last-trick';
+  const shown = (e) => e.offsetParent && e.textContent.trim();
+  const labels = [...document.querySelectorAll(named)].filter(shown);
+  labels.forEach((a, i) => labels.slice(i + 1).forEach((b) => {
+    const [p, q] = [box(a), box(b)];
+    if (p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom) {
+      out.push(`${a.className} overlaps ${b.className}`);
+    }
+  }));
   return out;
 }"""
 
