@@ -5,7 +5,7 @@ import { root } from "./common.js";
 
 const ASPECT = 0.625; // a card's width over its height (the SVG's 200 x 320)
 const MIN_INDEX_PX = 11; // the smallest legible corner index, in CSS pixels
-const MAX_CARD_PX = 200;
+const MAX_CARD_PX = 260;
 const ROW_STEP = 0.36; // a row shows this much of the row behind it: the index and suit mark
 const GROUP_GAP = 0.6; // the extra room between two suits, in strips
 const LIFT = 0.16; // how far a lifted (hovered, focused) card rises, in card heights
