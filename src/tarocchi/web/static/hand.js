@@ -6,6 +6,7 @@ import { root } from "./common.js";
 const ASPECT = 0.625; // a card's width over its height (the SVG's 200 x 320)
 const MIN_INDEX_PX = 11; // the smallest legible corner index, in CSS pixels
 const MAX_CARD_PX = 260;
+const MAX_CARD_SHARE = 0.3; // of the table's height: the trick keeps the larger share
 const ROW_STEP = 0.36; // a row shows this much of the row behind it: the index and suit mark
 const GROUP_GAP = 0.6; // the extra room between two suits, in strips
 const LIFT = 0.16; // how far a lifted (hovered, focused) card rises, in card heights
@@ -29,8 +30,9 @@ function units(suits, [a, b]) {
   return u;
 }
 
-// Return the card height and rows for n cards in a width and a height (both in px).
-export function fit(suits, width, height) {
+// Return the card height and rows for n cards in a width and a height (both in px), on a
+// table of a height.
+export function fit(suits, width, height, table) {
   let best = null;
   for (let r = 1; r <= Math.min(3, suits.length); r++) {
     const split = rows(suits.length, r);
@@ -38,17 +40,18 @@ export function fit(suits, width, height) {
     // each strip shows the index and 2 px: w + u * (INDEX_WIDTH * w + 2) <= width
     const byWidth = (width - 2 * u) / (1 + INDEX_WIDTH * u) / ASPECT;
     const byHeight = height / (1 + LIFT + (r - 1) * ROW_STEP);
-    const h = Math.min(byWidth, byHeight, MAX_CARD_PX);
+    const h = Math.min(byWidth, byHeight, MAX_CARD_PX, table * MAX_CARD_SHARE);
     // one more row only for clearly larger cards: one row reads best
     if (!best || h > best.h * 1.25) best = { h, split };
   }
   return { h: Math.floor(Math.max(best.h, MIN_CARD_PX)), split: best.split };
 }
 
-// Place the hand's cards (buttons, in order) in its box; return the height it takes.
-export function place(hand, cards, suits, height) {
+// Place the hand's cards (buttons, in order) in its box, given the room above it and the
+// table's height; return the height it takes.
+export function place(hand, cards, suits, height, table) {
   const width = hand.clientWidth;
-  const { h, split } = fit(suits, width, height);
+  const { h, split } = fit(suits, width, height, table);
   const w = h * ASPECT;
   hand.style.setProperty("--card-h", `${h}px`);
   split.forEach((row, r) => {

@@ -235,7 +235,7 @@ function fitTable() {
   const above = south.offsetHeight - hand.offsetHeight;
   const room = table.clientHeight * (cards.length > 20 ? 0.5 : 0.42) - above;
   const suits = cards.map((b) => (pack[b.dataset.code] || {}).suit);
-  place(hand, cards, suits, room);
+  place(hand, cards, suits, room, table.clientHeight);
 }
 
 // -- animating what happened --------------------------------------------------------------------
@@ -486,7 +486,10 @@ function wire() {
   // shortcut keys show while the keyboard is in use, and hide at the first pointer
   document.addEventListener("keydown", (e) => { if (e.key === "Tab" || e.key.startsWith("Arrow")) document.body.classList.add("keyboard"); });
   document.addEventListener("pointerdown", () => document.body.classList.remove("keyboard"));
-  new ResizeObserver(() => fitTable()).observe(el("table"));
+  new ResizeObserver(() => {
+    fitTable();
+    el("log").scrollTop = el("log").scrollHeight; // the newest entry stays in view
+  }).observe(el("table"));
 }
 
 async function start() {
