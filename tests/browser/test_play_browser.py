@@ -161,9 +161,13 @@ def test_phone_sized_screen_and_last_trick(browser: Browser, server: str) -> Non
         page.click("#hint")
         page.wait_for_selector("#hints li")
         # the hinted card's outline is its own colour, and the list does not move the hand
-        outline = "c => getComputedStyle(c).outlineColor"
-        hinted = page.eval_on_selector(".hand-card.hinted .card", outline)
-        legal = page.eval_on_selector(".hand-card.legal:not(.hinted) .card", outline)
+        # (the same card's outline without the hint is the legal one it overrides)
+        hinted, legal = page.eval_on_selector(
+            ".hand-card.hinted.legal",
+            """c => { const img = c.querySelector('.card'), colour = () => getComputedStyle(img)
+                .outlineColor; const hinted = colour(); c.classList.remove('hinted');
+                const legal = colour(); c.classList.add('hinted'); return [hinted, legal]; }""",
+        )
         assert hinted not in (legal, "rgba(0, 0, 0, 0)")
         assert page.eval_on_selector("#hand", "h => h.getBoundingClientRect().top") == hand_at
         values = page.inner_text("#hint-list")
