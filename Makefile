@@ -53,8 +53,14 @@ $(CHROMIUM) $(DEVANAGARI) &:
 	fi
 	apt-get update && apt-get install -y --no-install-recommends chromium fonts-lohit-deva
 
+# axe-core (the accessibility rules the browser tests run inside Chromium), from npm
+AXE := tests/browser/.axe/node_modules/axe-core/axe.min.js
+$(AXE):
+	command -v npm >/dev/null || (apt-get update && apt-get install -y --no-install-recommends npm)
+	npm install --prefix tests/browser/.axe --no-save --no-audit --no-fund axe-core@4
+
 # the browser packages come first: a machine that cannot install them says so at once
-test: | $(CHROMIUM) $(DEVANAGARI)
+test: | $(CHROMIUM) $(DEVANAGARI) $(AXE)
 	$(MAKE) lint
 	$(VENV)/bin/pytest -n 2
 

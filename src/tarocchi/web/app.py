@@ -29,7 +29,7 @@ from tarocchi.web.models import Health, Pack, Readiness, errors_for
 from tarocchi.web.pages import router as pages_router
 from tarocchi.web.rates import Rates
 from tarocchi.web.store import Store, default_path
-from tarocchi.web.svg import card_back_svg, card_svg
+from tarocchi.web.svg import INDEX_HEIGHT, INDEX_WIDTH, card_back_svg, card_svg
 from tarocchi.web.workers import RETRY_AFTER_S, AiPool
 
 HERE = Path(__file__).parent
@@ -202,7 +202,8 @@ def create_app(
         if game_name not in GAMES:
             raise HTTPException(404, Msg("no such game"))
         rules = game(game_name)
-        return render(request, "play.html", {"game": game_name, "title": rules.title})
+        return render(request, "play.html", {"game": game_name, "title": rules.title,
+                      "index_height": INDEX_HEIGHT, "index_width": INDEX_WIDTH})  # fmt: skip
 
     svg = {"content": {"image/svg+xml": {"schema": {"type": "string"}}},
            "description": "The card as an SVG image"}  # fmt: skip

@@ -16,6 +16,7 @@ from tarocchi.web.content import (
     ENGLISH_TERMS,
     GAMES,
     HERO_CARDS,
+    KEY_CARDS,
     RULE_SECTIONS,
     TRADITIONS,
     card,
@@ -75,5 +76,7 @@ async def rules(game: str, request: Request) -> Response:
             "card_order": CARD_ORDER[game],
             "glossary": glossary(game),
             "english_terms": ENGLISH_TERMS,
+            "key_cards": KEY_CARDS[game],
+            "card": card,
         },
     )
