@@ -6,7 +6,6 @@ mid-trick; one screenshot per game and size."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -15,6 +14,7 @@ from playwright.sync_api import Browser, Page
 from tarocchi.i18n import LANGUAGES
 from tests.browser.conftest import SHOTS
 from tests.browser.test_play_browser import act_once, my_turn, open_table, play_deal
+from tests.faces.test_api_texts import CODE, leaks
 
 pytestmark = pytest.mark.browser
 
@@ -99,30 +99,6 @@ def test_the_table_fits_one_screen(browser: Browser, server: str, name: str) -> 
     assert not page.errors  # type: ignore[attr-defined]
 
 
-# a card code (tarocchi's language-neutral text form) where a player would read words
-CODE = re.compile(r"\b(?:(?:SW|BA|CU|CO)-(?:K|Q|N|J|A|10|[2-9])|T(?:[1-9]|[1-3]\d|40)"
-                  r"|MOOR[1-4]|BEGATO|MATTO|ANGEL|WORLD|SUN|MOON)\b")  # fmt: skip
-# the API's fields that hold codes for programs, not words for players
-CODE_FIELDS = {"hand", "legal", "card", "cards", "action", "won", "shown", "private", "piles",
-               "code", "plays", "trick", "tricks", "codes", "name_en", "name_it"}  # fmt: skip
-
-
-def words(data: Any) -> list[str]:
-    """Return every text of an API answer that a player may read."""
-    if isinstance(data, str):
-        return [data]
-    if isinstance(data, list):
-        return [w for item in data for w in words(item)]
-    if isinstance(data, dict):
-        return [w for k, v in data.items() if k not in CODE_FIELDS for w in words(v)]
-    return []
-
-
-# strict: once the engine's event texts name their cards (issue 21 item 4, the engine's
-# half), this passes and the marker must go
-@pytest.mark.xfail(
-    strict=True, raises=AssertionError, reason="some engine event texts still list card codes"
-)
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 def test_no_card_code_in_any_text(browser: Browser, server: str, lang: str) -> None:
     """A whole deal in each language (the games in turn), hints and replay included: no
@@ -145,5 +121,5 @@ def test_no_card_code_in_any_text(browser: Browser, server: str, lang: str) -> N
     for key in ["Home", "ArrowRight", "End"]:
         page.keyboard.press(key)
         seen.append(page.inner_text("#replay-dialog"))
-    texts = seen + [w for a in answers for w in words(a)]
-    assert [c for t in texts for c in CODE.findall(t)] == []
+    assert [m.group() for t in seen for m in CODE.finditer(t)] == []
+    assert [x for i, a in enumerate(answers) for x in leaks(a, f"answer {i}")] == []
