@@ -60,6 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--ai-seconds", type=float, default=20.0, help="time per search level's timing"
     )
     bench.add_argument(
+        "--review-deals", type=int, default=10, metavar="N",
+        help="time the review of South's play in N seeded deals (0: skip)",
+    )  # fmt: skip
+    bench.add_argument(
         "--load", type=int, default=0, metavar="CLIENTS",
         help="also run CLIENTS scripted web players against a real `tarocchi serve`",
     )  # fmt: skip
@@ -125,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "bench":
         from tarocchi.bench import run as run_bench
 
-        report = run_bench(args.game, args.seconds, args.ai_seconds)
+        report = run_bench(args.game, args.seconds, args.ai_seconds, args.review_deals)
         if args.load:
             from tarocchi.bench import web_load
 

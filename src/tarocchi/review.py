@@ -40,7 +40,10 @@ from tarocchi.record import replay
 from tarocchi.views import view
 
 SEARCH = "hard"  # the level whose search gives the fair values
-PLAYOUTS = 2  # the review's playout cap, in multiples of the level's
+# the review's playout cap, in multiples of the level's: twice (Minchiate: four times) cut
+# the cost the review charges the search's own choice when valued with another seed
+# (docs/benchmarks.md)
+PLAYOUTS = {"piedicavallo": 2, "ottocento": 2, "minchiate": 4}
 MARKS = (N_("best"), N_("good"), N_("inaccuracy"), N_("mistake"), N_("blunder"))
 FORCED = N_("forced")
 KEY_MOMENTS = 3  # how many of the costliest decisions the review points out
@@ -56,11 +59,14 @@ class Thresholds:
     blunder: float
 
 
-# Measured spreads behind them: docs/benchmarks.md, "The review's marks"
+# From the spreads measured (docs/benchmarks.md, "The review's marks"): a mistake costs more
+# than the review's own noise (the cost it charges the search's own choice, valued again
+# with another seed, in 1 decision of 20; at least the kernel's TIE), an inaccuracy half
+# that, a blunder as much as the heuristic bot's costliest choice in 20
 THRESHOLDS = {
-    "piedicavallo": Thresholds(inaccuracy=1.0, mistake=2.5, blunder=6.0),
-    "ottocento": Thresholds(inaccuracy=4.0, mistake=10.0, blunder=25.0),
-    "minchiate": Thresholds(inaccuracy=0.1, mistake=0.25, blunder=0.6),
+    "piedicavallo": Thresholds(inaccuracy=0.5, mistake=1.0, blunder=3.0),
+    "ottocento": Thresholds(inaccuracy=4.0, mistake=8.0, blunder=65.0),
+    "minchiate": Thresholds(inaccuracy=0.2, mistake=0.4, blunder=1.4),
 }
 
 
@@ -253,12 +259,13 @@ def fair_search(rules: TrickGame, seed: int) -> SearchBot:
     bot = make_bot(SEARCH, rules, seed)
     assert isinstance(bot, SearchBot)
     cfg = bot.cfg
+    more = PLAYOUTS[rules.name]
     bot.cfg = replace(
         cfg,
         seconds=math.inf,
         max_actions=0,
-        playouts=cfg.playouts * PLAYOUTS,
-        max_samples=cfg.max_samples * PLAYOUTS,
+        playouts=cfg.playouts * more,
+        max_samples=cfg.max_samples * more,
     )
     return bot
 

@@ -49,8 +49,11 @@ def test_replay_reports_a_tampered_record(
 
 
 def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "piedicavallo", "--json", "--seconds", "0.6", "--ai-seconds", "0.6"]) == 0
+    assert main(["bench", "piedicavallo", "--json", "--seconds", "0.6", "--ai-seconds", "0.6",
+                 "--review-deals", "1"]) == 0  # fmt: skip
     out = json.loads(capsys.readouterr().out)
+    assert 0 < out["review_first_s_p50"] <= out["review_s_p50"] <= out["review_s_p95"]
+    assert out["review_deals"] == 1
     assert out["game"] == "piedicavallo" and out["playouts_per_s"] > 0
     for level in ("easy", "normal", "hard"):
         timing = out["levels"][level]

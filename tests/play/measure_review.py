@@ -45,7 +45,7 @@ def spreads(name: str, deals: int, factors: list[int]) -> None:
                 positions.append((state, rules.action_code(a), seed * 1000 + i))
             state = rules.apply(state, a)
     for f in factors:
-        rv.PLAYOUTS = f
+        rv.PLAYOUTS = dict.fromkeys(rv.PLAYOUTS, f)
         noise, made = [], []
         t = time.process_time()
         for state, code, seed in positions:
@@ -66,7 +66,8 @@ def spreads(name: str, deals: int, factors: list[int]) -> None:
 def suite(name: str) -> None:
     """Print the costs and marks of the suite's clearly wrong moves."""
     rules = game(name)
-    costs, marks = [], []
+    costs: list[float] = []
+    marks, themes = [], []
     for i, pos in enumerate(load(name)):
         state = position(name, pos)
         legal = [rules.action_code(a) for a in rules.legal_actions(state)]
@@ -77,14 +78,21 @@ def suite(name: str) -> None:
             if cost is not None:
                 costs.append(cost)
                 marks.append(rv.mark_of(name, cost))
+                themes.append(pos["theme"])
     bad = sum(m in ("mistake", "blunder") for m in marks)
     print(f"{name} suite, wrong moves: {quantiles(costs)}; mistake or blunder {bad}/{len(marks)}")
+    for theme in sorted(set(themes)):
+        mine = [c for c, t in zip(costs, themes, strict=True) if t == theme]
+        print(f"  {theme}: {quantiles(mine)}")
 
 
 if __name__ == "__main__":
     game_name = sys.argv[1]
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 4
     fs = [int(x) for x in sys.argv[3].split(",")] if len(sys.argv) > 3 else [1, 2, 4]
-    spreads(game_name, n, fs)
-    rv.PLAYOUTS = 2
-    suite(game_name)
+    if n:
+        spreads(game_name, n, fs)
+    for f in fs:
+        rv.PLAYOUTS = dict.fromkeys(rv.PLAYOUTS, f)
+        print(f"x{f}:", end=" ")
+        suite(game_name)
