@@ -443,7 +443,7 @@ def describe_decision(d: Decision, tr: Translator) -> str:
         return head + _(
             "you chose %(made)s; the heuristic bot ranks %(best)s first (not valued by the search)"
         ) % {"made": d.made, "best": d.best}
-    values = {"made": valued(d.made), "mark": _(d.mark or "")}
+    values = {"made": valued(d.made), "mark": _(d.mark) if d.mark else ""}
     if d.made == d.best or d.cost == 0:
         return head + _("you chose %(made)s: %(mark)s") % values
     values.update(best=valued(d.best), cost=_num(-(d.cost or 0.0)))
