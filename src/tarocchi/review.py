@@ -217,7 +217,8 @@ def review(
     if seat not in range(4):
         raise ValueError(f"seat must be 0 to 3, not {seat!r}")
     rules, final = replay(record)
-    make_bot(level, rules)  # an unknown level is refused before any search
+    if make_bot(level, rules).sees_all:  # an unknown level is refused before any search too
+        raise ValueError(f"the {level} bot sees every card: it cannot take a seat")
     warm_up(rules)
     seed: int = record["seed"]
     actions = [rules.parse_action(e["action"]) for e in record["actions"]]

@@ -197,6 +197,8 @@ def test_a_tampered_record_is_refused_with_its_first_bad_action() -> None:
         review(deal("piedicavallo"), seat=4)
     with pytest.raises(ValueError, match="unknown bot"):
         review(deal("piedicavallo"), level="grandmaster")
+    with pytest.raises(ValueError, match="sees every card"):
+        review(deal("piedicavallo"), level="oracle")
 
 
 # Measured, and short of the 90% in every game (docs/benchmarks.md): the fair search,
