@@ -36,7 +36,7 @@ from tarocchi.cards import team_of
 from tarocchi.games.base import TrickGame
 from tarocchi.i18n import N_, Msg, Translator, translator
 from tarocchi.match import advance, bot_seed
-from tarocchi.record import replay
+from tarocchi.record import RecordError, replay
 from tarocchi.views import view
 
 SEARCH = "hard"  # the level whose search gives the fair values
@@ -219,6 +219,7 @@ def review(
     rules, final = replay(record)
     if make_bot(level, rules).sees_all:  # an unknown level is refused before any search too
         raise ValueError(f"the {level} bot sees every card: it cannot take a seat")
+    names = players(record, rules, level)
     warm_up(rules)
     seed: int = record["seed"]
     actions = [rules.parse_action(e["action"]) for e in record["actions"]]
@@ -244,7 +245,7 @@ def review(
         decisions=done,
         graph=graph(done, len(actions), len(final.winners), margin),
         key_moments=key_moments(rules, done, states),
-        ai=ai_line(rules, record, states[0], actions, seat, level),
+        ai=ai_line(rules, seed, states[0], actions, seat, level, names),
     )
 
 
@@ -365,21 +366,35 @@ def unhurried(bot: Bot) -> Bot:
     return bot
 
 
+def players(record: dict[str, Any], rules: TrickGame, level: str) -> list[str]:
+    """Return the bot of each seat in a record (a human's seat: the level's), each known
+    (RecordError for a malformed or unknown one)."""
+    entries = record.get("players")
+    if entries is None:
+        return [level] * 4
+    try:
+        names = {e["seat"]: e["name"] for e in entries}
+        out = [level if names[s] == "human" else str(names[s]) for s in range(4)]
+        for name in out:
+            make_bot(name, rules)
+    except (TypeError, KeyError, ValueError) as e:
+        raise RecordError(f"the record's 'players' are malformed: {e}") from None
+    return out
+
+
 def ai_line(
     rules: TrickGame,
-    record: dict[str, Any],
+    seed: int,
     initial: Any,
     actions: Sequence[int],
     seat: int,
     level: str,
+    names: Sequence[str],
 ) -> AiLine:
     """Play the deal again with the AI of a level in the seat (seeded as `match` seeds a
     seat): the others' actions are the record's until the AI chooses differently, then
-    their bots (the record's, a human replaced by the level's AI) seeded as `match` does."""
-    seed: int = record["seed"]
+    their bots (names, by seat) seeded as `match` seeds them."""
     ai = unhurried(make_bot(level, rules, bot_seed(seed, seat)))
-    names = [p.get("name", level) for p in sorted(record.get("players", []), key=_seat)]
-    names = [n if n != "human" else level for n in names] or [level] * 4
     played: list[tuple[int, int]] = []
     state, diverged = initial, None
     while state.to_move is not None and diverged is None:
@@ -398,11 +413,6 @@ def ai_line(
     margin = rules.result(state).margin(team_of(seat))
     codes = tuple((s, rules.action_code(a)) for s, a in played)
     return AiLine(level, margin, diverged, codes)
-
-
-def _seat(entry: dict[str, Any]) -> int:
-    seat = entry.get("seat", 0)
-    return seat if isinstance(seat, int) else 0
 
 
 # -- the JSON form ----------------------------------------------------------------------------

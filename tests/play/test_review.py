@@ -199,6 +199,9 @@ def test_a_tampered_record_is_refused_with_its_first_bad_action() -> None:
         review(deal("piedicavallo"), level="grandmaster")
     with pytest.raises(ValueError, match="sees every card"):
         review(deal("piedicavallo"), level="oracle")
+    record = {**deal("piedicavallo"), "players": [{"seat": 0, "name": "human"}]}
+    with pytest.raises(RecordError, match="'players' are malformed"):
+        review(record)
 
 
 # Measured, and short of the 90% in every game (docs/benchmarks.md): the fair search,
