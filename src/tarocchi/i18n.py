@@ -20,10 +20,7 @@ import os
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from tarocchi.cards import Card
+from typing import Any, Protocol
 
 # code -> the language's own name, as the switcher shows it
 LANGUAGES: dict[str, str] = {
@@ -35,6 +32,8 @@ LANGUAGES: dict[str, str] = {
     "hi": "हिन्दी",
 }
 DEFAULT = "en"
+# the decimal mark of each language that does not write a point (CLDR's number symbols)
+DECIMAL_MARKS = {"it": ",", "id": ",", "hu": ",", "fi": ","}
 DOMAIN = "tarocchi"
 LOCALE_DIR = Path(__file__).parent / "locale"
 # a test language: every translated string is wrapped in ⟦ ⟧, so an untranslated string
@@ -45,6 +44,19 @@ PSEUDO = "qps"
 def N_(message: str) -> str:
     """Mark a string for extraction; it is translated where it is shown."""
     return message
+
+
+# the seats' names, the messages every face shows (`tarocchi.cards` gives them to the rules)
+SEATS = (N_("South"), N_("East"), N_("North"), N_("West"))
+
+
+class Named(Protocol):
+    """What a translator needs of a card (`tarocchi.cards.Card`): its English name."""
+
+    @property
+    def name_en(self) -> str:
+        """The card's English name, the catalogs' key."""
+        ...
 
 
 class Msg(str):
@@ -169,18 +181,19 @@ class Translator:
         """Return the form of a message for the count n, by the language's plural rule."""
         return self.catalog.ngettext(singular, plural, n)
 
-    def card(self, card: Card) -> str:
+    def card(self, card: Named) -> str:
         """Return a card's name in this language."""
         return self.catalog.pgettext("card", card.name_en)
 
     def seat(self, seat: int) -> str:
         """Return a seat's name ("South"...) in this language."""
-        from tarocchi.cards import SEATS
-
         return self.gettext(SEATS[seat])
 
     def param(self, value: Any) -> Any:
-        """Return a message parameter in this language (numbers stay numbers)."""
+        """Return a message parameter in this language (numbers stay numbers, but a fraction
+        is written with the language's decimal mark: "4,5" in Italian)."""
+        if isinstance(value, float) and not value.is_integer():
+            return str(value).replace(".", DECIMAL_MARKS.get(self.lang, "."))
         return value if isinstance(value, int | float) else self.text(value)
 
     def text(self, value: Any) -> str:
@@ -249,3 +262,8 @@ def from_environment(environ: Mapping[str, str] | None = None) -> str:
             found = match(value.split(":"))
             return found or DEFAULT
     return DEFAULT
+
+
+def po_path(lang: str) -> Path:
+    """Return the path of a language's .po file (the catalog translators edit)."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"

@@ -254,7 +254,7 @@ def decision_seed(deal_seed: int, seat: int, index: int) -> int:
     return bot_seed(deal_seed, seat) * 4099 + index
 
 
-def fair_search(rules: TrickGame, seed: int) -> SearchBot:
+def fair_search(rules: TrickGame[Any], seed: int) -> SearchBot:
     """Return the review's search: the hard level's, every legal choice searched, PLAYOUTS
     times its playouts, and no clock (the playout cap alone bounds it, so it is
     reproducible)."""
@@ -272,7 +272,7 @@ def fair_search(rules: TrickGame, seed: int) -> SearchBot:
     return bot
 
 
-def decide(rules: TrickGame, state: Any, made: str, seed: int) -> Decision:
+def decide(rules: TrickGame[Any], state: Any, made: str, seed: int) -> Decision:
     """Value the decision pending in state for the seat to move, the made choice among its
     legal ones (index 0: the caller places it in the deal)."""
     seat = state.to_move
@@ -327,7 +327,7 @@ def graph(
 
 
 def key_moments(
-    rules: TrickGame, decisions: Sequence[Decision], states: Sequence[Any]
+    rules: TrickGame[Any], decisions: Sequence[Decision], states: Sequence[Any]
 ) -> tuple[KeyMoment, ...]:
     """Return the costliest decisions marked inaccuracy or worse, costliest first, each with
     the hint's reasons for the choice made and the best."""
@@ -352,7 +352,7 @@ def key_moments(
     return tuple(out)
 
 
-def action_name(rules: TrickGame, action: int) -> Any:
+def action_name(rules: TrickGame[Any], action: int) -> Any:
     """Return what names an action to a reader: its card, or its code for other actions."""
     pack = rules.pack
     return pack.cards[action] if action < pack.size else rules.action_code(action)
@@ -366,7 +366,7 @@ def unhurried(bot: Bot) -> Bot:
     return bot
 
 
-def players(record: dict[str, Any], rules: TrickGame, level: str) -> list[str]:
+def players(record: dict[str, Any], rules: TrickGame[Any], level: str) -> list[str]:
     """Return the bot of each seat in a record (a human's seat: the level's), each known
     (RecordError for a malformed or unknown one)."""
     entries = record.get("players")
@@ -383,7 +383,7 @@ def players(record: dict[str, Any], rules: TrickGame, level: str) -> list[str]:
 
 
 def ai_line(
-    rules: TrickGame,
+    rules: TrickGame[Any],
     seed: int,
     initial: Any,
     actions: Sequence[int],

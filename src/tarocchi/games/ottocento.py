@@ -33,6 +33,8 @@ from tarocchi.games.base import (
     TrickGame,
     exact,
     follow_reason,
+    follow_rule,
+    led_masks,
     led_suit,
     take_trick,
     winner_of,
@@ -85,7 +87,7 @@ MOOR_LAST = MOOR1 + 3
 # rules §2: Kings, ANGEL, WORLD, BEGATO and the Matto (the 5-point cards) stay in hand
 PROTECTED = PACK.king_mask | BIT[ANGEL] | BIT[WORLD] | BIT[BEGATO] | MATTO_BIT
 # the mask of the suit a card sets when it is the first non-Matto card of a trick
-LED_MASK = tuple(0 if c == MATTO else PACK.suit_mask[PACK.suit_of[c]] for c in range(PACK.size))
+LED_MASK = led_masks(PACK)
 # cards that belong to no combination family: moving them never changes a combination
 FAMILIES = CONTATORI | HEAD | BIT[ANGEL] | NUMBERED_MASK | MOORS_MASK | ACES_MASK
 FAMILIES |= TAROCCHI_MASK | KINGS_MASK | QUEENS_MASK | KNIGHTS_MASK | JACKS_MASK
@@ -107,16 +109,7 @@ _A0, _A1, _A2, _A3 = (_chunk(10 * k, 10) for k in range(4))
 _A4, _A5 = _chunk(40, 11), _chunk(51, 13)
 
 
-def play_mask(hand: int, trick: tuple[tuple[int, int], ...]) -> int:
-    """Return the cards of hand that may be played to trick (rules §4: follow suit, else
-    trump, else any card; the Matto always; after a led Matto the next card is free)."""
-    if not trick:
-        return hand
-    led = LED_MASK[trick[0][1]] or (len(trick) > 1 and LED_MASK[trick[1][1]])
-    if not led:
-        return hand
-    m = hand & led or hand & TRUMP_MASK
-    return m | (hand & MATTO_BIT) if m else hand
+play_mask = follow_rule(PACK)  # rules §4
 
 
 def trick_winner_index(cards: Sequence[int]) -> int:
@@ -211,7 +204,7 @@ def settle_matto(owner: int, other: int) -> int:
     return best
 
 
-class Ottocento(TrickGame):
+class Ottocento(TrickGame[State]):
     """The stateless rules object of Ottocento."""
 
     name = "ottocento"
@@ -273,12 +266,12 @@ class Ottocento(TrickGame):
             if action >= PACK.size:
                 return Msg("the dealer must first discard two cards")
             if not hand >> action & 1:
-                return Msg("%(card)s is not in your hand", card=PACK.code(action))
+                return Msg("%(card)s is not in your hand", card=PACK.cards[action])
             return discard_reason(action) or Msg(
-                "%(card)s cannot be discarded now", card=PACK.code(action)
+                "%(card)s cannot be discarded now", card=PACK.cards[action]
             )
         if state.phase == DECLARE:
-            return Msg("before your first card you must DECLARE all your combinations or PASS")
+            return Msg("before your first card you must declare all your combinations or pass")
         if action >= PACK.size:
             return Msg("declarations are made only at your first turn in the first trick")
         return follow_reason(hand, led_suit(state.trick, PACK.suit_of), action, PACK)
@@ -509,7 +502,7 @@ class Ottocento(TrickGame):
     def tally(self, won: tuple[int, int], events: Sequence[Event], result: Result | None) -> Tally:
         """Return the running score: card points in pairs and the declarations (rules §3, §5)."""
         if result is not None:
-            return Tally(result.ns, result.ew, "points", self.how)
+            return Tally(result.ns, result.ew, self.unit, self.how)
         declared = [0, 0]
         for e in events:
             if e.kind == "declare" and e.seat is not None:
@@ -518,7 +511,7 @@ class Ottocento(TrickGame):
         return Tally(
             exact(cards[0] + declared[0]),
             exact(cards[1] + declared[1]),
-            "points",
+            self.unit,
             self.how,
             (
                 ScoreLine(CARD_POINTS_LABEL, *cards),
@@ -536,7 +529,7 @@ class Ottocento(TrickGame):
                 found.value,
                 combos=found.describe(),
             )
-            return ActionDetail(label, found.cards, found.value)
+            return ActionDetail(label, found.cards, found.value, found.describe())
         if action == PASS_ACTION:
             return ActionDetail(PASS_LABEL, 0, None)
         return super().action_detail(hand, action)
@@ -710,7 +703,7 @@ def _matto_line(owner: int, taker: int, settled: int, swept: int) -> ScoreLine:
             owner=SEATS[owner],
             taker=SEATS[taker],
             team=team,
-            card=PACK.codes[settled],
+            card=PACK.cards[settled],
             other=other,
         )
     else:
@@ -744,9 +737,9 @@ def _discard_line(dealer: int, discard: int, lost: bool) -> ScoreLine:
 
 
 @lru_cache(maxsize=4096)
-def cards_text(mask: int) -> str:
-    """Return the codes of a mask in canonical order (strongest first), space-separated."""
-    return " ".join(PACK.codes[c] for c in sorted(iter_bits(mask), key=CANONICAL_INDEX.__getitem__))
+def cards_text(mask: int) -> Msg:
+    """Return the cards of a mask in canonical order (strongest first), named and joined."""
+    return joined([PACK.cards[c] for c in sorted(iter_bits(mask), key=CANONICAL_INDEX.__getitem__)])
 
 
 @lru_cache(maxsize=4096)
