@@ -18,7 +18,7 @@ LAYERS = (
     ("tarocchi.games",),
     ("tarocchi.views",),
     ("tarocchi.bots",),
-    ("tarocchi.match", "tarocchi.arena", "tarocchi.record", "tarocchi.bench"),
+    ("tarocchi.match", "tarocchi.arena", "tarocchi.record", "tarocchi.bench", "tarocchi.review"),
     ("tarocchi.cli", "tarocchi.terminal", "tarocchi.web", "tarocchi.adapters"),
     ("tarocchi.catalogs",),  # the maintainer tool (`make messages`): nothing serves it
 )
