@@ -149,11 +149,12 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:
         """A malformed request: which fields are wrong, in the reader's language (`detail`),
-        and the list for programs (`errors`), quoting at most a short excerpt of each value."""
+        and the list for programs (`errors`: where, pydantic's type, what is wrong in English,
+        at most a short excerpt of the value)."""
         tr = translator(language(request))
         errors = [
             {"loc": [p if isinstance(p, int) else excerpt(p) for p in e.get("loc", ())],
-             "type": e.get("type", ""), "msg": excerpt(e.get("msg", "")),
+             "type": e.get("type", ""), "msg": PROBLEMS.get(e.get("type", ""), PROBLEMS[""]),
              "input": excerpt(e.get("input"))}
             for e in exc.errors()
         ]  # fmt: skip
