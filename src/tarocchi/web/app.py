@@ -146,21 +146,15 @@ def create_app(
         answer.headers.update(SECURITY_HEADERS)
         return answer
 
-    def program_message(e: Any) -> str:
-        """Return pydantic's message, but not the action pattern it would quote whole (every
-        action code of every game: the OpenAPI document gives it)."""
-        if e.get("type") == "string_pattern_mismatch":
-            return "String should be an action code of the game"
-        return str(e.get("msg", ""))
-
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:
         """A malformed request: which fields are wrong, in the reader's language (`detail`),
-        and the list for programs (`errors`), quoting at most a short excerpt of each value."""
+        and the list for programs (`errors`: where, pydantic's type, what is wrong in English,
+        at most a short excerpt of the value)."""
         tr = translator(language(request))
         errors = [
             {"loc": [p if isinstance(p, int) else excerpt(p) for p in e.get("loc", ())],
-             "type": e.get("type", ""), "msg": excerpt(program_message(e)),
+             "type": e.get("type", ""), "msg": PROBLEMS.get(e.get("type", ""), PROBLEMS[""]),
              "input": excerpt(e.get("input"))}
             for e in exc.errors()
         ]  # fmt: skip

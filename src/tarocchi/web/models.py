@@ -140,6 +140,7 @@ class Result(Open):
     ew: int | float
     winner: Literal["NS", "EW", "draw"]
     lines: list[ResultLine]
+    headline: str | None = Field(default=None, description="the result in a sentence (views)")
 
 
 class Change(Open):
