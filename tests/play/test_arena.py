@@ -113,3 +113,15 @@ def test_a_log_resumes_a_match_and_refuses_another(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="line 5: not an arena log entry"):
         run("piedicavallo", "random", "heuristic", pairs=5, seed=3, log=log)
     assert log.read_text() == before + "{not json\n"  # nothing played, nothing appended
+
+
+def test_ray_without_its_extra_names_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if ray were not installed
+    log = tmp_path / "match.jsonl"
+    with pytest.raises(ValueError, match=r"--ray needs ray: pip install 'tarocchi\[ray\]'"):
+        run("piedicavallo", "random", "heuristic", pairs=2, log=log, ray="")
+    assert not log.exists()  # nothing played, nothing appended
