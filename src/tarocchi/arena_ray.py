@@ -34,12 +34,16 @@ def ray_pairs(tasks: list[Task], address: str, cpus: int) -> Generator[Pair]:
         ray.init(include_dashboard=False, logging_level=logging.WARNING, **options)
     remote = ray.remote(max_retries=RETRIES)(play_pair)
     refs = [remote.remote(task) for task in tasks]
+    fetched = 0
     try:
         for ref in refs:  # in seed order, as the pool's imap: the log's order and ours agree
             pair: Pair = ray.get(ref)
+            fetched += 1
             yield pair
     finally:
-        for ref in refs:  # a match stopped early (--target-ci, an error) drops the rest
-            ray.cancel(ref)
         if started:
-            ray.shutdown()
+            ray.shutdown()  # our own instance: its workers go with it
+        elif fetched < len(refs):  # a match stopped early on a cluster: drop what still waits
+            _, waiting = ray.wait(refs[fetched:], num_returns=len(refs) - fetched, timeout=0)
+            for ref in waiting:  # (only those not done: cancelling a finished task trips Ray)
+                ray.cancel(ref)
