@@ -129,6 +129,12 @@ def run(args: argparse.Namespace) -> int:
                 f"mean margin {summary['mean_margin']:+.2f} (95% CI {low:+.2f} .. {high:+.2f}, "
                 f"sd {summary['sd']:.2f}); "
                 f"{summary['wins']} wins, {summary['draws']} draws, {summary['losses']} losses"
+                + (
+                    f"; target half-width {args.target_ci} "
+                    + ("reached" if summary["reached"] else "not reached within --pairs")
+                    if args.target_ci is not None
+                    else ""
+                )
             )
         return 0
     if args.command == "bots":
