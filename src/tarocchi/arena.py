@@ -165,9 +165,9 @@ def iter_pairs(
     with contextlib.ExitStack() as stack:  # a match that stops early leaves no worker behind
         pairs: Iterator[Pair]
         if ray is not None:
-            from tarocchi.arena_ray import ray_pairs
+            from tarocchi.arena_ray import ray_map
 
-            pairs = stack.enter_context(contextlib.closing(ray_pairs(tasks, ray, jobs)))
+            pairs = stack.enter_context(contextlib.closing(ray_map(play_pair, tasks, ray, jobs)))
         elif jobs <= 1:
             pairs = map(play_pair, tasks)
         else:

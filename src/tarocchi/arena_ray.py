@@ -10,16 +10,16 @@ its worker or its node is run again, up to `RETRIES` times (Ray's `max_retries`)
 from __future__ import annotations
 
 import logging
-from collections.abc import Generator
-from typing import Any
+from collections.abc import Callable, Generator
+from typing import Any, TypeVar
 
-from tarocchi.arena import Pair, Task, play_pair
-
+T = TypeVar("T")
+R = TypeVar("R")
 RETRIES = 3
 
 
-def ray_pairs(tasks: list[Task], address: str, cpus: int) -> Generator[Pair]:
-    """Yield each task's pair in task order, played as Ray tasks.
+def ray_map(fn: Callable[[T], R], tasks: list[T], address: str, cpus: int) -> Generator[R]:
+    """Yield fn(task) for each task in order, each run as a Ray task (`arena.play_pair`).
 
     address "" starts a local Ray instance of `cpus` CPUs for this match; otherwise Ray
     joins the cluster at address ("auto" for the one this machine belongs to), whose
@@ -32,14 +32,14 @@ def ray_pairs(tasks: list[Task], address: str, cpus: int) -> Generator[Pair]:
     if started:
         options: dict[str, Any] = {"address": address} if address else {"num_cpus": max(1, cpus)}
         ray.init(include_dashboard=False, logging_level=logging.WARNING, **options)
-    remote = ray.remote(max_retries=RETRIES)(play_pair)
+    remote = ray.remote(max_retries=RETRIES)(fn)
     refs = [remote.remote(task) for task in tasks]
     fetched = 0
     try:
         for ref in refs:  # in seed order, as the pool's imap: the log's order and ours agree
-            pair: Pair = ray.get(ref)
+            result: R = ray.get(ref)
             fetched += 1
-            yield pair
+            yield result
     finally:
         if started:
             ray.shutdown()  # our own instance: its workers go with it

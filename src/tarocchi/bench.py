@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tarocchi.bots import LEVELS, make_bot
+from tarocchi.bots.search import warm_up
 from tarocchi.games import game
 
 
@@ -86,7 +87,44 @@ def bot_decision_ms(
     return out
 
 
-def run(game_name: str, seconds: float = 3.0, ai_seconds: float = 20.0) -> dict[str, Any]:
+def review_seconds(game_name: str, deals: int) -> dict[str, float]:
+    """Review South's play in `deals` seeded deals the heuristic bots play, the AI in South's
+    seat the hard level; return the p50/p95 of a whole review's time on one core (the
+    process's CPU time: a shared machine's other work does not count) and of its first
+    decision's, and the p95 of the wall-clock time. The compiled playouts are loaded first,
+    as a server's workers have them."""
+    from tarocchi.match import play_deal
+    from tarocchi.record import make_record
+    from tarocchi.review import review
+
+    warm_up(game(game_name))
+    whole: list[float] = []
+    first: list[float] = []
+    wall: list[float] = []
+    stamps: list[float] = []  # when each decision's values came
+    for i in range(deals):
+        record = make_record(play_deal(game_name, 30_000 + i, ["heuristic"] * 4))
+        stamps.clear()
+        cpu, start = time.process_time(), time.perf_counter()
+        review(record, 0, "hard", lambda *_: stamps.append(time.process_time()))
+        whole.append(time.process_time() - cpu)
+        wall.append(time.perf_counter() - start)
+        first.append(stamps[0] - cpu)
+    # statistics.quantiles needs two points: one deal stands for every percentile
+    q, qf, qw = (statistics.quantiles(xs * 2, n=100) for xs in (whole, first, wall))
+    return {
+        "review_s_p50": round(q[49], 2),
+        "review_s_p95": round(q[94], 2),
+        "review_first_s_p50": round(qf[49], 2),
+        "review_first_s_p95": round(qf[94], 2),
+        "review_wall_s_p95": round(qw[94], 2),
+        "review_deals": deals,
+    }
+
+
+def run(
+    game_name: str, seconds: float = 3.0, ai_seconds: float = 20.0, review_deals: int = 10
+) -> dict[str, Any]:
     """Return the benchmark report of a game (docs/architecture.md)."""
     # best of three runs: this kind of machine's speed drifts by tens of percent
     rates = [playouts_per_second(game_name, seconds / 3)[0] for _ in range(3)]
@@ -116,6 +154,8 @@ def run(game_name: str, seconds: float = 3.0, ai_seconds: float = 20.0) -> dict[
     report["ai_ms_p50"] = levels["normal"]["ai_ms_p50"]  # the default level
     report["ai_ms_p95"] = levels["normal"]["ai_ms_p95"]
     report["search_playouts_per_s"] = levels["normal"].get("search_playouts_per_s", 0)
+    if review_deals:
+        report.update(review_seconds(game_name, review_deals))
     report["python"] = platform.python_version()
     report["machine"] = platform.machine()
     return report

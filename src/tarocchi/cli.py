@@ -1,4 +1,4 @@
-"""The `tarocchi` command: serve, play, arena, bots, bench, replay."""
+"""The `tarocchi` command: serve, play, arena, bots, bench, replay, review."""
 
 from __future__ import annotations
 
@@ -76,6 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--ai-seconds", type=float, default=20.0, help="time per search level's timing"
     )
     bench.add_argument(
+        "--review-deals", type=int, default=10, metavar="N",
+        help="time the review of South's play in N seeded deals (0: skip)",
+    )  # fmt: skip
+    bench.add_argument(
         "--load", type=int, default=0, metavar="CLIENTS",
         help="also run CLIENTS scripted web players against a real `tarocchi serve`",
     )  # fmt: skip
@@ -87,6 +91,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser("replay", help="verify and show a deal record")
     replay.add_argument("file", type=Path)
+
+    review = sub.add_parser("review", help="the AI's review of a seat's play in a deal record")
+    review.add_argument("file", type=Path)
+    review.add_argument("--seat", type=int, default=0, choices=range(4), help="0 South (default)")
+    review.add_argument(
+        "--level", default="hard", choices=sorted(LEVELS), help="the AI replayed in the seat"
+    )
+    review.add_argument("--json", action="store_true", help="print the review as JSON")
+    review.add_argument(
+        "--lang",
+        default=None,
+        choices=sorted(LANGUAGES),
+        help="the language of the review (default: from LANG, else English)",
+    )
     return p
 
 
@@ -142,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "bench":
         from tarocchi.bench import run as run_bench
 
-        report = run_bench(args.game, args.seconds, args.ai_seconds)
+        report = run_bench(args.game, args.seconds, args.ai_seconds, args.review_deals)
         if args.load:
             from tarocchi.bench import web_load
 
@@ -153,6 +171,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.command == "replay":
         return replay_file(args.file)
+    if args.command == "review":
+        return review_file(args)
     raise AssertionError(args.command)
 
 
@@ -199,6 +219,22 @@ def replay_file(path: Path) -> int:
         return 1
     print(f"{path}: a valid {rules.title} record; the replay reproduces the stored result.")
     print(describe_result(rules, rules.result(state), translator("en")))
+    return 0
+
+
+def review_file(args: argparse.Namespace) -> int:
+    """Review a record for a seat and print it (as text or JSON); 1 if it does not replay."""
+    from tarocchi.record import RecordError, load
+    from tarocchi.review import review, to_json
+    from tarocchi.terminal import describe_review
+
+    tr = translator(args.lang or from_environment())
+    try:
+        done = review(load(args.file), args.seat, args.level)
+    except RecordError as e:
+        print(f"tarocchi review: {args.file}: {e}", file=sys.stderr)
+        return 1
+    print(json.dumps(to_json(done, tr)) if args.json else describe_review(done, tr))
     return 0
 
 

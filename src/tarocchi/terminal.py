@@ -12,15 +12,19 @@ from __future__ import annotations
 import random
 import textwrap
 from collections.abc import Iterable
-from typing import Any, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
 from tarocchi.bots import make_bot
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TEAMS, TRUMPS, bits, team_of
 from tarocchi.games import game
 from tarocchi.games.base import IllegalAction, Result, TrickGame, exact
 from tarocchi.i18n import N_, Msg, Translator, joined, nmsg, translator
-from tarocchi.match import advance, bot_seed
+from tarocchi.match import DealLog, advance, bot_seed
 from tarocchi.views import View, amount, changes, headline, step, view
+
+if TYPE_CHECKING:
+    from tarocchi.review import Decision, Review
 
 HUMAN = 0
 SUIT_ORDER = (TRUMPS, 0, 1, 2, 3, FOOL)
@@ -199,18 +203,68 @@ def play_terminal(
     say(_("%(dealer)s deals; %(leader)s leads first.") % {"dealer": dealer, "leader": leader})
     say(_("Type 'help' for commands.") + "\n")
     narrator.told(changes(None, narrator.last, tr))  # what the deal shows before anyone acts
+    log = DealLog(rules, seed, state, ("human", level, level, level))
     while True:
         for taken in advance(rules, narrator.state, bots):
             narrator.follow(taken.action)
+            log.actions.append((taken.seat, taken.action))
         v = narrator.last
         if v.result is not None:
             say(describe_result(rules, v.result, tr))
+            log.final = narrator.state
+            after_the_deal(log, inp, narrator)
             return 0
         action = ask(rules, narrator.state, v, inp, narrator)
         if action is None:
             say(_("You left the deal."))
             return 1
         narrator.follow(action)
+        log.actions.append((HUMAN, action))
+
+
+def after_the_deal(log: DealLog, inp: TextIO, narrator: Narrator) -> None:
+    """Offer the AI's review of the deal and saving its record, until another answer."""
+    from tarocchi.record import make_record, save
+    from tarocchi.review import review
+
+    tr = narrator.tr
+    _ = tr.gettext
+    record = make_record(log)
+    narrator.say(
+        "\n"
+        + _(
+            "Type 'review' for the AI's review of your play, 'save' (or 'save FILE') to save "
+            "the deal's record; anything else ends."
+        )
+    )
+    while True:
+        text = read_line(inp, narrator)
+        word, _sep, rest = (text or "").partition(" ")
+        if word.lower() == "review":
+            narrator.say(_("Reviewing your decisions (a few seconds)..."))
+            narrator.say(describe_review(review(record, HUMAN, log.players[1]), tr))
+        elif word.lower() == "save":
+            path = Path(rest.strip() or f"tarocchi-{log.rules.name}-{log.seed}.json")
+            try:
+                save(record, path)
+            except OSError as e:
+                narrator.say(_("Cannot save the record: %(reason)s") % {"reason": e.strerror})
+                continue
+            narrator.say(_("Saved the deal's record to %(path)s.") % {"path": path})
+        else:
+            return
+
+
+def read_line(inp: TextIO, narrator: Narrator) -> str | None:
+    """Prompt and return one stripped line of input (echoed when piped), None at its end."""
+    print("> ", end="", file=narrator.out, flush=True)
+    line = inp.readline()
+    if not line:
+        return None
+    text = line.strip()
+    if not inp.isatty():
+        narrator.say(text)  # echo piped input so the transcript reads like a session
+    return text
 
 
 def ask(rules: TrickGame[Any], state: Any, v: View, inp: TextIO, narrator: Narrator) -> int | None:
@@ -232,13 +286,9 @@ def ask(rules: TrickGame[Any], state: Any, v: View, inp: TextIO, narrator: Narra
         if a >= rules.pack.size:  # say what an action that is not a card does
             say(f"  {i}) {rules.action_code(a)} -- {tr.text(rules.action_detail(v.hand, a).label)}")
     while True:
-        print("> ", end="", file=narrator.out, flush=True)
-        line = inp.readline()
-        if not line:
+        text = read_line(inp, narrator)
+        if text is None:
             return None
-        text = line.strip()
-        if not inp.isatty():
-            say(text)  # echo piped input so the transcript reads like a session
         word = text.lower()
         if not text:
             continue
@@ -350,3 +400,117 @@ def describe_score(rules: TrickGame[Any], v: View, tr: Translator) -> str:
     lines.append(textwrap.fill(tr.text(tally.how), WIDTH, initial_indent="  ",
                                subsequent_indent="  "))  # fmt: skip
     return "\n".join(lines)
+
+
+def describe_review(r: Review, tr: Translator) -> str:
+    """Return a review as text: each decision with its values and mark, the accuracy, the key
+    moments and the AI in the seat on the same cards."""
+    from tarocchi.review import THRESHOLDS
+
+    _ = tr.gettext
+    unit = _(r.unit)
+    t = THRESHOLDS[r.game]
+    out = [
+        "",
+        _("=== Review of %(seat)s's play ===") % {"seat": tr.seat(r.seat)},
+        _(
+            "Values: your team's estimated final margin (%(unit)s) from what you could see; "
+            "in brackets, seeing every card (hindsight)."
+        )
+        % {"unit": unit},
+        _("Marks by cost: inaccuracy from %(a)s, mistake from %(b)s, blunder from %(c)s.")
+        % {"a": _num(t.inaccuracy), "b": _num(t.mistake), "c": _num(t.blunder)},
+        "",
+    ]
+    out.extend(describe_decision(d, tr) for d in r.decisions)
+    out.append("")
+    if r.accuracy is not None and r.average_cost is not None:
+        out.append(
+            _(
+                "Accuracy: %(share)d%% of %(n)d valued decisions best or good; "
+                "average cost %(cost)s %(unit)s."
+            )
+            % {
+                "share": round(100 * r.accuracy),
+                "n": len(r.valued),
+                "cost": _num(r.average_cost),
+                "unit": unit,
+            }
+        )
+    out.append(
+        _("Costs in all: %(cost)s %(unit)s; final margin: %(margin)s %(unit)s.")
+        % {"cost": _num(r.total_cost), "margin": f"{r.margin:+g}", "unit": unit}
+    )
+    if r.key_moments:
+        out.append(_("Key moments:"))
+        for k in r.key_moments:
+            d = r.decisions[k.decision]
+            out.append(
+                "  "
+                + _("%(where)s (%(mark)s, %(cost)s %(unit)s): %(reason)s")
+                % {
+                    "where": where(d, tr),
+                    "mark": _(k.mark),
+                    "cost": _num(-k.cost),
+                    "unit": unit,
+                    "reason": tr.text(k.reason),
+                }
+            )
+    if r.ai is not None:
+        out.append(describe_ai(r, tr))
+    return "\n".join(out)
+
+
+def where(d: Decision, tr: Translator) -> str:
+    """Return when a decision was taken: its trick, or its phase before the play."""
+    if d.trick:
+        return tr.gettext("Trick %(n)d") % {"n": d.trick}
+    return {
+        "discard": tr.gettext("Discard"),
+        "declare": tr.gettext("Declaration"),
+    }.get(d.phase, d.phase)
+
+
+def describe_decision(d: Decision, tr: Translator) -> str:
+    """Return one line on a decision: the choice made, its value, the best and the mark."""
+    _ = tr.gettext
+
+    def valued(code: str) -> str:
+        c = d.choice(code)
+        if c.fair is None:
+            return code
+        hindsight = "" if c.hindsight is None else f" [{c.hindsight:+.1f}]"
+        return f"{code} ({c.fair:+.1f}{hindsight})"
+
+    head = f"  {where(d, tr) + ':':12} "
+    if d.kind == "forced":
+        return head + _("%(made)s, your only choice: forced") % {"made": valued(d.made)}
+    if d.kind == "heuristic":
+        return head + _(
+            "you chose %(made)s; the heuristic bot ranks %(best)s first (not valued by the search)"
+        ) % {"made": d.made, "best": d.best}
+    values = {"made": valued(d.made), "mark": _(d.mark) if d.mark else ""}
+    if d.made == d.best or d.cost == 0:
+        return head + _("you chose %(made)s: %(mark)s") % values
+    values.update(best=valued(d.best), cost=_num(-(d.cost or 0.0)))
+    return head + _("you chose %(made)s, best %(best)s: %(mark)s (%(cost)s)") % values
+
+
+def describe_ai(r: Review, tr: Translator) -> str:
+    """Return the line comparing the seat's margin with the AI's on the same cards."""
+    assert r.ai is not None
+    _ = tr.gettext
+    gap = r.margin - r.ai.margin
+    values = {
+        "level": r.ai.level,
+        "you": f"{r.margin:+g}",
+        "ai": f"{r.ai.margin:+g}",
+        "n": _num(abs(gap)),
+        "unit": _(r.unit),
+    }
+    line = _("The AI (%(level)s) on your cards: you %(you)s, the AI in your seat %(ai)s") % values
+    if gap > 0:
+        return line + ": " + _("you beat it by %(n)s %(unit)s.") % values
+    if gap < 0:
+        return line + ": " + _("it beat you by %(n)s %(unit)s.") % values
+    return line + ": " + _("the same.")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tarocchi.cli import main
+from tarocchi.review import MARKS
 
 
 def test_arena_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -49,8 +50,11 @@ def test_replay_reports_a_tampered_record(
 
 
 def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "piedicavallo", "--json", "--seconds", "0.6", "--ai-seconds", "0.6"]) == 0
+    assert main(["bench", "piedicavallo", "--json", "--seconds", "0.6", "--ai-seconds", "0.6",
+                 "--review-deals", "1"]) == 0  # fmt: skip
     out = json.loads(capsys.readouterr().out)
+    assert 0 < out["review_first_s_p50"] <= out["review_s_p50"] <= out["review_s_p95"]
+    assert out["review_deals"] == 1
     assert out["game"] == "piedicavallo" and out["playouts_per_s"] > 0
     for level in ("easy", "normal", "hard"):
         timing = out["levels"][level]
@@ -74,3 +78,27 @@ def test_unknown_game_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["play", "scopa"])
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_review_prints_the_decisions_and_the_ai_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from tarocchi.match import play_deal
+    from tarocchi.record import make_record, save
+
+    path = tmp_path / "deal.json"
+    save(make_record(play_deal("piedicavallo", 1, ["heuristic"] * 4)), path)
+    assert main(["review", str(path), "--level", "heuristic", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["game"] == "piedicavallo" and data["seat"] == 0 and data["unit"] == "points"
+    assert data["ai"]["level"] == "heuristic" and data["ai"]["margin"] == data["margin"]
+    assert {d["mark"] for d in data["decisions"]} <= {*MARKS, "forced"}
+    assert main(["review", str(path), "--level", "heuristic", "--lang", "it"]) == 0
+    text = capsys.readouterr().out
+    assert "Analisi del gioco di Sud" in text and "Presa 1:" in text
+    assert "L'IA (heuristic) con le tue carte" in text and "Precisione:" in text
+    rec = json.loads(path.read_text())
+    rec["actions"][10]["action"] = "MATTO" if rec["actions"][10]["action"] != "MATTO" else "T1"
+    path.write_text(json.dumps(rec))
+    assert main(["review", str(path)]) == 1
+    assert "action 11" in capsys.readouterr().err

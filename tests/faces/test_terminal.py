@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,7 @@ from tarocchi.bots import make_bot
 from tarocchi.games import GAMES, game
 from tarocchi.i18n import translator
 from tarocchi.match import advance, bot_seed
+from tarocchi.record import load, replay
 from tarocchi.terminal import help_text, play_terminal
 
 
@@ -167,3 +169,20 @@ def test_counts_take_their_plural_forms() -> None:
         assert word == ("trick" if n == "1" else "tricks")
     assert {n for _, n, _ in counts} >= {"0", "1", "2"}
     assert "1 tricks" not in text and "(1 points)" not in text
+
+
+def test_the_end_of_a_deal_offers_the_review_and_saving_the_record(tmp_path: Path) -> None:
+    """After the last trick: `save FILE` writes a record that replays, `review` reviews the
+    deal (the AI in South's seat: the table's level), and anything else ends."""
+    path = tmp_path / "deal.json"
+    lines = ["1"] * 15 + [f"save {path}", "review", "done", "1"]
+    status, text = run("piedicavallo", 5, lines, level="heuristic")
+    assert status == 0
+    end = text.index("=== End of the deal ===")
+    assert "'review'" in text[end:] and f"Saved the deal's record to {path}." in text
+    rules, final = replay(load(path))
+    assert rules.is_over(final)
+    assert load(path)["players"][0]["kind"] == "human"
+    review = text[text.index("=== Review of South's play ===") :]
+    assert review.count("Trick ") >= 15 and "The AI (heuristic) on your cards" in review
+    assert text.rstrip().endswith("> done")  # "done" ended it: the last "1" was never read

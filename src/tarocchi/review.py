@@ -1,0 +1,524 @@
+"""The review of a deal: each decision of one seat valued, marked and explained.
+
+`review(record, seat)` re-plays a deal record (refusing a tampered one, as `tarocchi
+replay` does) and values every decision of the seat twice, never mixing the two:
+
+- fair: the hard level's search from the seat's view at that moment (so it never reads
+  a card the seat could not see), every legal choice searched and the playout cap
+  doubled, the clock lifted, seeded by the deal, the seat and the decision, so the same
+  record always gives the same review;
+- hindsight: the oracle, which sees every card (trick play only).
+
+A choice's cost is the best choice's fair value minus its own (never below 0), in the
+game's unit (card points; Ottocento's points; Minchiate's resti, smoothed by the point
+lead as the search counts them); the best choice is the one the search itself would
+make, so it costs 0. Costs are marked by per-game thresholds (`THRESHOLDS`); a single
+legal choice is "forced"; decisions the search leaves to the heuristic bot
+(declarations, Minchiate's discards) are ranked as hints are, without values or marks.
+Beside the decisions: the graph of the seat's estimated final margin at each of its
+turns, the key moments (the costliest decisions, with the hint's reasons), the
+accuracy, and the AI of a level in the seat on the same cards (`ai_line`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tarocchi.bots import make_bot
+from tarocchi.bots.base import Bot
+from tarocchi.bots.hints import reason, suggest
+from tarocchi.bots.oracle import OracleBot
+from tarocchi.bots.search import SearchBot, Stat, warm_up
+from tarocchi.cards import team_of
+from tarocchi.games.base import TrickGame
+from tarocchi.i18n import N_, Msg, Translator, translator
+from tarocchi.match import advance, bot_seed
+from tarocchi.record import RecordError, replay
+from tarocchi.views import view
+
+SEARCH = "hard"  # the level whose search gives the fair values
+# the review's playout cap, in multiples of the level's: twice (Minchiate: four times) cut
+# the cost the review charges the search's own choice when valued with another seed
+# (docs/benchmarks.md)
+PLAYOUTS = {"piedicavallo": 2, "ottocento": 2, "minchiate": 4}
+MARKS = (N_("best"), N_("good"), N_("inaccuracy"), N_("mistake"), N_("blunder"))
+FORCED = N_("forced")
+KEY_MOMENTS = 3  # how many of the costliest decisions the review points out
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """The least cost of each mark worse than good, in the game's unit (0 < cost < the
+    first is good)."""
+
+    inaccuracy: float
+    mistake: float
+    blunder: float
+
+
+# From the spreads measured (docs/benchmarks.md, "The review's marks"): a mistake costs more
+# than the review's own noise (the cost it charges the search's own choice, valued again
+# with another seed, in 1 decision of 20; at least the kernel's TIE), an inaccuracy half
+# that, a blunder as much as the heuristic bot's costliest choice in 20
+THRESHOLDS = {
+    "piedicavallo": Thresholds(inaccuracy=0.5, mistake=1.0, blunder=3.0),
+    "ottocento": Thresholds(inaccuracy=4.0, mistake=8.0, blunder=65.0),
+    "minchiate": Thresholds(inaccuracy=0.2, mistake=0.4, blunder=1.4),
+}
+
+
+def mark_of(game_name: str, cost: float) -> str:
+    """Return the mark of a cost in a game: best, good, inaccuracy, mistake or blunder."""
+    t = THRESHOLDS[game_name]
+    if cost <= 0:
+        return "best"
+    if cost < t.inaccuracy:
+        return "good"
+    if cost < t.mistake:
+        return "inaccuracy"
+    return "mistake" if cost < t.blunder else "blunder"
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One legal choice of a decision: its fair and hindsight values (the seat's team's
+    estimated final margin; None where not valued) and what it does."""
+
+    action: str
+    fair: float | None
+    hindsight: float | None
+    reason: str  # a Msg from the review; its English text read back from JSON
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A decision of the reviewed seat: its choices (best first), the one made and its cost.
+
+    kind: "searched" (valued by the search), "forced" (one legal choice, cost 0) or
+    "heuristic" (left to the heuristic bot: ranked, no values, no cost)."""
+
+    index: int  # the action's place in the record (0-based): the deal as it stood before it
+    trick: int  # the trick being played (1-based; 0 before the first trick)
+    phase: str
+    kind: str
+    made: str
+    best: str
+    choices: tuple[Choice, ...]
+    cost: float | None
+    mark: str | None  # one of MARKS, "forced", or None (heuristic)
+
+    def choice(self, action: str) -> Choice:
+        """Return the choice of an action code (KeyError if it was not legal)."""
+        for c in self.choices:
+            if c.action == action:
+                return c
+        raise KeyError(action)
+
+    def cost_of(self, action: str) -> float | None:
+        """Return what a legal choice would have cost against the best (None: not valued)."""
+        if self.kind == "forced":
+            return 0.0
+        best, mine = self.choice(self.best).fair, self.choice(action).fair
+        if best is None or mine is None:
+            return None
+        return round(max(0.0, best - mine), 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """A point of the deal's graph: the seat's team's estimated final margin after `index`
+    actions. kind: "turn" (the seat to act: its best choice's value), "choice" (after its
+    choice: that choice's value) or "end" (the final margin)."""
+
+    index: int
+    trick: int
+    kind: str
+    value: float
+
+
+@dataclass(frozen=True, slots=True)
+class KeyMoment:
+    """One of the costliest decisions, with a line on what was played and what was better."""
+
+    decision: int  # its place in Review.decisions
+    index: int  # the action's place in the record
+    cost: float
+    mark: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class AiLine:
+    """The same deal with an AI in the reviewed seat: its team's final margin, where its play
+    first left the record's (None: it played the same), and every action of its deal."""
+
+    level: str
+    margin: float
+    diverged: int | None
+    actions: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """A deal's review for one seat."""
+
+    game: str
+    seed: int
+    seat: int
+    unit: str  # "points" or "resti"
+    margin: float  # the seat's team's final margin
+    decisions: tuple[Decision, ...]
+    graph: tuple[Point, ...]
+    key_moments: tuple[KeyMoment, ...]
+    ai: AiLine | None
+
+    @property
+    def valued(self) -> tuple[Decision, ...]:
+        """Return the decisions that were a real choice and got a cost."""
+        return tuple(d for d in self.decisions if d.kind == "searched" and d.cost is not None)
+
+    @property
+    def total_cost(self) -> float:
+        """Return the sum of the costs of the seat's choices."""
+        return round(sum(d.cost or 0.0 for d in self.valued), 2)
+
+    @property
+    def accuracy(self) -> float | None:
+        """Return the share of valued decisions marked best or good (None if none)."""
+        valued = self.valued
+        if not valued:
+            return None
+        return round(sum(d.mark in ("best", "good") for d in valued) / len(valued), 3)
+
+    @property
+    def average_cost(self) -> float | None:
+        """Return the average cost per valued decision (None if none)."""
+        valued = self.valued
+        return round(self.total_cost / len(valued), 2) if valued else None
+
+
+Progress = Callable[[int, int, Decision], None]
+
+
+def review(
+    record: dict[str, Any],
+    seat: int = 0,
+    level: str = SEARCH,
+    progress: Progress | None = None,
+) -> Review:
+    """Review a deal record for a seat; the AI of `level` replays the seat on the same cards.
+
+    Raises RecordError (naming the first bad action) for a record that does not replay,
+    ValueError for a bad seat or level. progress(done, total, decision) follows each
+    decision valued."""
+    if seat not in range(4):
+        raise ValueError(f"seat must be 0 to 3, not {seat!r}")
+    rules, final = replay(record)
+    if make_bot(level, rules).sees_all:  # an unknown level is refused before any search too
+        raise ValueError(f"the {level} bot sees every card: it cannot take a seat")
+    names = players(record, rules, level)
+    warm_up(rules)
+    seed: int = record["seed"]
+    actions = [rules.parse_action(e["action"]) for e in record["actions"]]
+    states = [rules.deal(seed)]
+    for a in actions:
+        states.append(rules.apply(states[-1], a))
+    mine = [i for i, s in enumerate(states[:-1]) if s.to_move == seat]
+    decisions = []
+    for i in mine:
+        d = decide(rules, states[i], rules.action_code(actions[i]), decision_seed(seed, seat, i))
+        decisions.append(replace(d, index=i))
+        if progress is not None:
+            progress(len(decisions), len(mine), decisions[-1])
+    team = team_of(seat)
+    margin = rules.result(final).margin(team)
+    done = tuple(decisions)
+    return Review(
+        game=rules.name,
+        seed=seed,
+        seat=seat,
+        unit=N_("resti") if rules.name == "minchiate" else N_("points"),
+        margin=margin,
+        decisions=done,
+        graph=graph(done, len(actions), len(final.winners), margin),
+        key_moments=key_moments(rules, done, states),
+        ai=ai_line(rules, seed, states[0], actions, seat, level, names),
+    )
+
+
+def decision_seed(deal_seed: int, seat: int, index: int) -> int:
+    """Return the search's seed for the decision at an action's place in a deal."""
+    return bot_seed(deal_seed, seat) * 4099 + index
+
+
+def fair_search(rules: TrickGame[Any], seed: int) -> SearchBot:
+    """Return the review's search: the hard level's, every legal choice searched, PLAYOUTS
+    times its playouts, and no clock (the playout cap alone bounds it, so it is
+    reproducible)."""
+    bot = make_bot(SEARCH, rules, seed)
+    assert isinstance(bot, SearchBot)
+    cfg = bot.cfg
+    more = PLAYOUTS[rules.name]
+    bot.cfg = replace(
+        cfg,
+        seconds=math.inf,
+        max_actions=0,
+        playouts=cfg.playouts * more,
+        max_samples=cfg.max_samples * more,
+    )
+    return bot
+
+
+def decide(rules: TrickGame[Any], state: Any, made: str, seed: int) -> Decision:
+    """Value the decision pending in state for the seat to move, the made choice among its
+    legal ones (index 0: the caller places it in the deal)."""
+    seat = state.to_move
+    v = view(state, seat)
+    bot = fair_search(rules, seed)
+    stats = bot.evaluate(v)
+    trick = len(v.tricks) + 1 if v.phase == "play" else 0
+    if stats is None:
+        # a phase the search leaves to the heuristic bot: ranked as hints are, not valued
+        ranked = suggest(v, bot)
+        choices = tuple(Choice(h.code, None, None, h.reason) for h in ranked)
+        kind = "forced" if len(v.legal) == 1 else "heuristic"
+        mark = FORCED if kind == "forced" else None
+        cost = 0.0 if kind == "forced" else None
+        return Decision(0, trick, v.phase, kind, made, ranked[0].code, choices, cost, mark)
+    best = bot.pick(v, stats) if len(v.legal) > 1 else v.legal[0]
+    oracle = make_bot("oracle", rules, seed)
+    assert isinstance(oracle, OracleBot)
+    hindsight = oracle.evaluate_state(state, v) or {}
+
+    def value(found: dict[int, Stat], a: int) -> float | None:
+        st = found.get(a)
+        return round(st.mean, 2) if st is not None and st.count else None
+
+    fair = {a: value(stats, a) for a in v.legal}
+    # the best first, then by value (unvalued last), as hints are ranked
+    order = sorted(v.legal, key=lambda a: (a != best, fair[a] is None, -(fair[a] or 0.0)))
+    choices = tuple(
+        Choice(rules.action_code(a), fair[a], value(hindsight, a), reason(v, a)) for a in order
+    )
+    code = rules.action_code(best)
+    out = Decision(0, trick, v.phase, "searched", made, code, choices, None, None)
+    if len(v.legal) == 1:
+        return replace(out, kind="forced", cost=0.0, mark=FORCED)
+    cost = out.cost_of(made)
+    return replace(out, cost=cost, mark=None if cost is None else mark_of(rules.name, cost))
+
+
+def graph(
+    decisions: Sequence[Decision], actions: int, tricks: int, margin: float
+) -> tuple[Point, ...]:
+    """Return the graph: at each valued turn of the seat its best choice's value, then its
+    choice's, and the final margin."""
+    points = []
+    for d in decisions:
+        best, made = d.choice(d.best).fair, d.choice(d.made).fair
+        if best is not None and made is not None:
+            points.append(Point(d.index, d.trick, "turn", best))
+            points.append(Point(d.index + 1, d.trick, "choice", made))
+    points.append(Point(actions, tricks, "end", margin))
+    return tuple(points)
+
+
+def key_moments(
+    rules: TrickGame[Any], decisions: Sequence[Decision], states: Sequence[Any]
+) -> tuple[KeyMoment, ...]:
+    """Return the costliest decisions marked inaccuracy or worse, costliest first, each with
+    the hint's reasons for the choice made and the best."""
+    bad = [
+        (i, d)
+        for i, d in enumerate(decisions)
+        if d.cost is not None and d.mark in ("inaccuracy", "mistake", "blunder")
+    ]
+    bad.sort(key=lambda x: (-(x[1].cost or 0.0), x[0]))
+    out = []
+    for i, d in bad[:KEY_MOMENTS]:
+        v = view(states[d.index], states[d.index].to_move)
+        made, best = rules.parse_action(d.made), rules.parse_action(d.best)
+        line = Msg(
+            "%(made)s: %(why)s; better %(best)s: %(better)s",
+            made=action_name(rules, made),
+            why=reason(v, made),
+            best=action_name(rules, best),
+            better=reason(v, best),
+        )
+        out.append(KeyMoment(i, d.index, d.cost or 0.0, d.mark or "", line))
+    return tuple(out)
+
+
+def action_name(rules: TrickGame[Any], action: int) -> Any:
+    """Return what names an action to a reader: its card, or its code for other actions."""
+    pack = rules.pack
+    return pack.cards[action] if action < pack.size else rules.action_code(action)
+
+
+def unhurried(bot: Bot) -> Bot:
+    """Return bot with its clock lifted (a search then stops at its playout cap, so the
+    same seed plays the same way on a busy machine)."""
+    if isinstance(bot, SearchBot):
+        bot.cfg = replace(bot.cfg, seconds=math.inf)
+    return bot
+
+
+def players(record: dict[str, Any], rules: TrickGame[Any], level: str) -> list[str]:
+    """Return the bot of each seat in a record (a human's seat: the level's), each known
+    (RecordError for a malformed or unknown one)."""
+    entries = record.get("players")
+    if entries is None:
+        return [level] * 4
+    try:
+        names = {e["seat"]: e["name"] for e in entries}
+        out = [level if names[s] == "human" else str(names[s]) for s in range(4)]
+        for name in out:
+            make_bot(name, rules)
+    except (TypeError, KeyError, ValueError) as e:
+        raise RecordError(f"the record's 'players' are malformed: {e}") from None
+    return out
+
+
+def ai_line(
+    rules: TrickGame[Any],
+    seed: int,
+    initial: Any,
+    actions: Sequence[int],
+    seat: int,
+    level: str,
+    names: Sequence[str],
+) -> AiLine:
+    """Play the deal again with the AI of a level in the seat (seeded as `match` seeds a
+    seat): the others' actions are the record's until the AI chooses differently, then
+    their bots (names, by seat) seeded as `match` seeds them."""
+    ai = unhurried(make_bot(level, rules, bot_seed(seed, seat)))
+    played: list[tuple[int, int]] = []
+    state, diverged = initial, None
+    while state.to_move is not None and diverged is None:
+        i, s = len(played), state.to_move
+        a = ai.choose(view(state, s)) if s == seat else actions[i]
+        if a != actions[i]:
+            diverged = i
+        played.append((s, a))
+        state = rules.apply(state, a)
+    if state.to_move is not None:
+        bots = {s: unhurried(make_bot(names[s], rules, bot_seed(seed, s))) for s in range(4)}
+        bots[seat] = ai
+        for step in advance(rules, state, bots):
+            played.append((step.seat, step.action))
+            state = step.state
+    margin = rules.result(state).margin(team_of(seat))
+    codes = tuple((s, rules.action_code(a)) for s, a in played)
+    return AiLine(level, margin, diverged, codes)
+
+
+# -- the JSON form ----------------------------------------------------------------------------
+
+
+def to_json(r: Review, tr: Translator | None = None) -> dict[str, Any]:
+    """Return the review in a JSON-ready form, its texts in tr's language (English)."""
+    tr = tr or translator("en")
+    return {
+        "game": r.game,
+        "seed": r.seed,
+        "seat": r.seat,
+        "unit": r.unit,
+        "margin": r.margin,
+        "total_cost": r.total_cost,
+        "accuracy": r.accuracy,
+        "average_cost": r.average_cost,
+        "thresholds": _thresholds(r.game),
+        "decisions": [
+            {
+                "index": d.index,
+                "trick": d.trick,
+                "phase": d.phase,
+                "kind": d.kind,
+                "made": d.made,
+                "best": d.best,
+                "cost": d.cost,
+                "mark": d.mark,
+                "choices": [
+                    {
+                        "action": c.action,
+                        "fair": c.fair,
+                        "hindsight": c.hindsight,
+                        "reason": tr.text(c.reason),
+                    }
+                    for c in d.choices
+                ],
+            }
+            for d in r.decisions
+        ],
+        "graph": [
+            {"index": p.index, "trick": p.trick, "kind": p.kind, "value": p.value} for p in r.graph
+        ],
+        "key_moments": [
+            {
+                "decision": k.decision,
+                "index": k.index,
+                "cost": k.cost,
+                "mark": k.mark,
+                "reason": tr.text(k.reason),
+            }
+            for k in r.key_moments
+        ],
+        "ai": None
+        if r.ai is None
+        else {
+            "level": r.ai.level,
+            "margin": r.ai.margin,
+            "diverged": r.ai.diverged,
+            "actions": [{"seat": s, "action": a} for s, a in r.ai.actions],
+        },
+    }
+
+
+def _thresholds(game_name: str) -> dict[str, float]:
+    t = THRESHOLDS[game_name]
+    return {"inaccuracy": t.inaccuracy, "mistake": t.mistake, "blunder": t.blunder}
+
+
+def from_json(data: dict[str, Any]) -> Review:
+    """Return the review a JSON form holds (its texts as they were written)."""
+    ai = data["ai"]
+    return Review(
+        game=data["game"],
+        seed=data["seed"],
+        seat=data["seat"],
+        unit=data["unit"],
+        margin=data["margin"],
+        decisions=tuple(
+            Decision(
+                d["index"],
+                d["trick"],
+                d["phase"],
+                d["kind"],
+                d["made"],
+                d["best"],
+                tuple(
+                    Choice(c["action"], c["fair"], c["hindsight"], c["reason"])
+                    for c in d["choices"]
+                ),
+                d["cost"],
+                d["mark"],
+            )
+            for d in data["decisions"]
+        ),
+        graph=tuple(Point(p["index"], p["trick"], p["kind"], p["value"]) for p in data["graph"]),
+        key_moments=tuple(
+            KeyMoment(k["decision"], k["index"], k["cost"], k["mark"], k["reason"])
+            for k in data["key_moments"]
+        ),
+        ai=None
+        if ai is None
+        else AiLine(
+            ai["level"],
+            ai["margin"],
+            ai["diverged"],
+            tuple((a["seat"], a["action"]) for a in ai["actions"]),
+        ),
+    )
