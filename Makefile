@@ -31,7 +31,13 @@ DEVANAGARI := /usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf
 $(CHROMIUM) $(DEVANAGARI) &:
 	apt-get update && apt-get install -y --no-install-recommends chromium fonts-lohit-deva
 
-test: lint | $(CHROMIUM) $(DEVANAGARI)
+# The store's and the API's tests also run on PostgreSQL: the suite starts a server of its own in
+# a temporary folder (tests/conftest.py), so only Debian's programs are needed here.
+POSTGRESQL := /usr/lib/postgresql
+$(POSTGRESQL):
+	apt-get update && apt-get install -y --no-install-recommends postgresql
+
+test: lint | $(CHROMIUM) $(DEVANAGARI) $(POSTGRESQL)
 	$(VENV)/bin/pytest -n 2
 
 # After changing user-facing strings: extract them, merge them into every language's

@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import json
+import os
 import platform
 import random
+import signal
+import socket
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tarocchi.bots import LEVELS, make_bot
 from tarocchi.games import game
+
+if TYPE_CHECKING:
+    from tarocchi.web.store import Store
 
 
 def random_action(mask: int, rng: random.Random) -> int:
@@ -129,43 +137,57 @@ def _rss_kb(pid: int) -> int:
 
 
 def web_load(
-    game_name: str, clients: int = 50, idle_games: int = 1000, think_ms: float = 300.0
+    game_name: str,
+    clients: int = 50,
+    idle_games: int = 1000,
+    think_ms: float = 300.0,
+    servers: int = 1,
+    db: str | None = None,
 ) -> dict[str, Any]:
-    """Run `clients` scripted players through full deals against a real `tarocchi serve`
-    over loopback, each pausing about think_ms before a move as a quick human would (0: no
-    pause, a stress test); return request latency without AI thinking and memory per
-    active game."""
+    """Run `clients` scripted players through full deals against `servers` real
+    `tarocchi serve` processes over loopback on one database (default: a new SQLite file;
+    else an empty database's URL), player i on server i mod `servers` as behind a load
+    balancer, each pausing about think_ms before a move as a quick human would (0: no
+    pause, a stress test); return request latency without AI thinking, throughput, memory
+    per active game and the database's size per game."""
     import asyncio
-    import os
-    import signal
-    import socket
-    import subprocess
-    import sys
     import tempfile
 
+    from tarocchi.web.store import Store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = db or str(Path(tmp) / "load.sqlite3")
+        with Store(db) as store:
+            store.upgrade()  # once, before the servers start
+            procs = [_start_server(db) for _ in range(servers)]
+            try:
+                return asyncio.run(_load(procs, store, game_name, clients, idle_games, think_ms))
+            finally:
+                for proc, _ in procs:
+                    os.killpg(proc.pid, signal.SIGTERM)
+                    proc.wait(timeout=15)
+
+
+def _start_server(db: str) -> tuple[subprocess.Popen[bytes], int]:
+    """Start `tarocchi serve` on a free port; return the process and the port once it
+    answers."""
     import httpx
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(port),
-             "--db", str(Path(tmp) / "load.sqlite3")],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-        )  # fmt: skip
+        port: int = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(port), "--db", db],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    for _ in range(300):
         try:
-            for _ in range(150):
-                try:
-                    httpx.get(f"{base}/openapi.json", timeout=1)
-                    break
-                except httpx.HTTPError:
-                    time.sleep(0.2)
-            return asyncio.run(_load(port, proc.pid, game_name, clients, idle_games, think_ms))
-        finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=15)
+            httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1)
+            return proc, port
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    raise RuntimeError("the server did not start")
 
 
 class _Connection:
@@ -208,7 +230,12 @@ class _Connection:
 
 
 async def _load(
-    port: int, pid: int, game_name: str, clients: int, idle_games: int, think_ms: float
+    servers: list[tuple[subprocess.Popen[bytes], int]],
+    store: Store,
+    game_name: str,
+    clients: int,
+    idle_games: int,
+    think_ms: float,
 ) -> dict[str, Any]:
     import asyncio
 
@@ -232,7 +259,7 @@ async def _load(
     async def player(seed: int, think: float) -> None:
         # as the play page does: create the deal, read it once, then post each move
         rng = random.Random(seed)
-        c = _Connection(port)
+        c = _Connection(servers[seed % len(servers)][1])
         await asyncio.sleep(think * rng.random() * 6 / 1000)  # players arrive over a moment
         data = await request(c, "POST", "/api/games", body={"game": game_name, "seed": seed})
         token = data["token"]
@@ -246,27 +273,37 @@ async def _load(
             version, v = body["version"], body["view"]
         c.close()
 
-    await player(0, 0.0)  # warm up the server and its AI workers
+    for i in range(len(servers)):  # warm up the servers and their AI workers
+        await player(i, 0.0)
     lat.clear()
     total.clear()
     server.clear()
     start = time.perf_counter()
     await asyncio.gather(*(player(1 + i, think_ms) for i in range(clients)))
     elapsed = time.perf_counter() - start
+    # sizes once the database gave back what old row versions took (as a running one reuses it)
+    store.compact()
+    played, played_bytes = store.count(), store.size_bytes()
+    pid, port = servers[0][0].pid, servers[0][1]
     before = _rss_kb(pid)
     idle = _Connection(port)
     for i in range(idle_games):  # games left in the middle of a deal
         await idle.request("POST", "/api/games", body={"game": game_name, "seed": 10_000 + i})
     idle.close()
     after = _rss_kb(pid)
+    store.compact()
+    idle_bytes = store.size_bytes() - played_bytes
     q = statistics.quantiles(lat, n=100)
     qt = statistics.quantiles(total, n=100)
     qs = statistics.quantiles(server, n=100)
     return {
         "clients": clients,
+        "servers": len(servers),
+        "database": store.url.get_backend_name(),
         "think_ms": think_ms,
         "requests": len(lat),
         "seconds": round(elapsed, 2),
+        "requests_per_s": round(len(lat) / elapsed, 1),
         "latency_ms_p50": round(q[49], 2),
         "latency_ms_p99": round(q[98], 2),
         "server_ms_p50": round(qs[49], 2),
@@ -274,4 +311,8 @@ async def _load(
         "with_ai_ms_p50": round(qt[49], 2),
         "with_ai_ms_p99": round(qt[98], 2),
         "memory_kb_per_active_game": round((after - before) / idle_games, 1),
+        # the database's bytes per finished deal (with the few it holds unfinished) and per
+        # deal left open after the AI's first moves
+        "db_bytes_per_finished_game": round(played_bytes / played),
+        "db_bytes_per_open_game": round(idle_bytes / idle_games),
     }

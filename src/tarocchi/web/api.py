@@ -3,8 +3,9 @@
 The human is always South (seat 0). Every response is built from South's view
 (plus, for South's own turn, the reason each other card is refused), so no
 response can hold a card South cannot see. The AI's moves run in a process pool
-off the event loop; each game has a lock and a version, so two concurrent
-actions for the same version apply exactly once.
+off the event loop. Each game has a version and the store writes only on the
+version read, so two concurrent actions for the same version apply exactly once,
+whichever server processes they reach.
 """
 
 from __future__ import annotations
@@ -130,7 +131,6 @@ class Games:
         self.store = store
         self.pool = pool
         self.cache: OrderedDict[str, Live] = OrderedDict()
-        self.locks: dict[str, asyncio.Lock] = {}
 
     async def run_ai(
         self, row: GameRow, actions: tuple[tuple[int, str], ...]
@@ -166,10 +166,6 @@ class Games:
             live = Live(row, rebuild(game(row.game), row.seed, row.actions))
         self.remember(live)
         return live
-
-    def lock(self, game_id: str) -> asyncio.Lock:
-        """Return the lock that serialises actions on one game."""
-        return self.locks.setdefault(game_id, asyncio.Lock())
 
     async def create(self, body: NewGame, tr: Translator) -> tuple[Live, str, list[dict[str, Any]]]:
         """Start a game and let the AI act up to South's first decision."""
@@ -223,56 +219,52 @@ class Games:
         self, live: Live, body: Action, tr: Translator
     ) -> tuple[Live, list[dict[str, Any]]]:
         """Apply South's action, then the AI's, and store the longer log."""
-        async with self.lock(live.row.id):
-            row = self.store.get(live.row.id)
-            assert row is not None
-            if body.version != row.version:
-                raise HTTPException(
-                    409,
-                    Msg(
-                        "stale version %(asked)d: the game is at version %(version)d",
-                        asked=body.version,
-                        version=row.version,
-                    ),
-                )
-            if live.row.version != row.version:
-                live = Live(row, rebuild(game(row.game), row.seed, row.actions))
-            rules = game(row.game)
-            state = live.state
-            if state.to_move != HUMAN:
-                raise HTTPException(
-                    409,
-                    Msg("the deal is over") if state.to_move is None else NOT_YOUR_TURN,
-                )
-            try:
-                action = rules.parse_action(body.action)
-            except ValueError as e:
-                raise HTTPException(422, e.args[0]) from None
-            try:
-                state, events = apply_all(rules, state, [(HUMAN, rules.action_code(action))], tr)
-            except IllegalAction as e:
-                raise HTTPException(409, e.args[0]) from None
-            actions = (*row.actions, (HUMAN, rules.action_code(action)))
-            ai = await self.run_ai(row, actions)
-            state, more = apply_all(rules, state, ai, tr)
-            actions = (*actions, *ai)
-            over = rules.is_over(state)
-            if not self.store.update(row.id, row.version, actions, over, now()):
-                raise HTTPException(409, Msg("the game changed meanwhile; reload it"))
-            new_row = GameRow(
-                row.id,
-                row.token_hash,
-                row.game,
-                row.seed,
-                row.level,
-                actions,
-                len(actions),
-                over,
-                row.started_at,
+        row = live.row  # as load() read it; the conditional write below settles any race
+        if body.version != row.version:
+            raise HTTPException(
+                409,
+                Msg(
+                    "stale version %(asked)d: the game is at version %(version)d",
+                    asked=body.version,
+                    version=row.version,
+                ),
             )
-            live = Live(new_row, state)
-            self.remember(live)
-            return live, events + more
+        rules = game(row.game)
+        state = live.state
+        if state.to_move != HUMAN:
+            raise HTTPException(
+                409,
+                Msg("the deal is over") if state.to_move is None else NOT_YOUR_TURN,
+            )
+        try:
+            action = rules.parse_action(body.action)
+        except ValueError as e:
+            raise HTTPException(422, e.args[0]) from None
+        try:
+            state, events = apply_all(rules, state, [(HUMAN, rules.action_code(action))], tr)
+        except IllegalAction as e:
+            raise HTTPException(409, e.args[0]) from None
+        actions = (*row.actions, (HUMAN, rules.action_code(action)))
+        ai = await self.run_ai(row, actions)
+        state, more = apply_all(rules, state, ai, tr)
+        actions = (*actions, *ai)
+        over = rules.is_over(state)
+        if not self.store.update(row.id, row.version, actions, over, now()):
+            raise HTTPException(409, Msg("the game changed meanwhile; reload it"))
+        new_row = GameRow(
+            row.id,
+            row.token_hash,
+            row.game,
+            row.seed,
+            row.level,
+            actions,
+            len(actions),
+            over,
+            row.started_at,
+        )
+        live = Live(new_row, state)
+        self.remember(live)
+        return live, events + more
 
 
 def apply_all(

@@ -24,7 +24,8 @@ from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, translator
 from tarocchi.web.api import Games, make_router, prepare_worker, worker_ready
 from tarocchi.web.lang import language, render
 from tarocchi.web.pages import router as pages_router
-from tarocchi.web.store import Store, default_path
+from tarocchi.web.store import Store, StoreUnavailable, default_url
+from tarocchi.web.store.retention import Retention, keep_tidy
 from tarocchi.web.svg import card_back_svg, card_svg
 
 HERE = Path(__file__).parent
@@ -46,6 +47,8 @@ PROBLEMS = {
 # AI workers run at a lower priority: a request that only reads or applies a move must not
 # wait for a core behind another game's search
 AI_NICENESS = 10
+# seconds a client is told to wait when the database is down or restarting
+STORE_RETRY_AFTER_S = 2
 
 
 class ServerTiming:
@@ -72,14 +75,19 @@ class ServerTiming:
         await self.app(scope, receive, timed_send)
 
 
-def create_app(db_path: Path | str | None = None, ai_workers: int = 2) -> FastAPI:
-    """Return the app; games are stored in SQLite at db_path (default: $TAROCCHI_DB or
-    ./tarocchi.sqlite3); AI moves run in a pool of ai_workers processes."""
-    path = Path(db_path) if db_path is not None else default_path()
+def create_app(
+    db_path: Path | str | None = None, ai_workers: int = 2, retention: Retention | None = None
+) -> FastAPI:
+    """Return the app; games are stored in db_path, a SQLite file or a postgresql:// URL
+    (default: $TAROCCHI_DB or ./tarocchi.sqlite3) and deleted by the retention (default:
+    from the environment); AI moves run in a pool of ai_workers processes."""
+    db = db_path if db_path is not None else default_url()
+    keep = retention or Retention.from_environment()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(path)
+        store = Store(db)
+        store.upgrade()
         pool = ProcessPoolExecutor(
             ai_workers,
             mp_context=multiprocessing.get_context("spawn"),
@@ -91,9 +99,11 @@ def create_app(db_path: Path | str | None = None, ai_workers: int = 2) -> FastAP
         loop = asyncio.get_running_loop()
         await asyncio.gather(*(loop.run_in_executor(pool, worker_ready) for _ in range(ai_workers)))
         app.state.games = Games(store, pool)
+        tidy = asyncio.create_task(keep_tidy(store, keep))
         try:
             yield
         finally:
+            tidy.cancel()
             pool.shutdown(wait=False, cancel_futures=True)
             store.close()
 
@@ -110,6 +120,13 @@ def create_app(db_path: Path | str | None = None, ai_workers: int = 2) -> FastAP
         if isinstance(detail, str):
             detail = translator(language(request)).text(detail)
         return JSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(StoreUnavailable)
+    async def store_unavailable(request: Request, exc: StoreUnavailable) -> Response:
+        """The database is down or restarting: nothing was changed, the client may retry."""
+        busy = Msg("the games' database is unavailable for a moment; try again shortly")
+        retry = {"Retry-After": str(STORE_RETRY_AFTER_S)}
+        return await translated_error(request, StarletteHTTPException(503, busy, retry))
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:

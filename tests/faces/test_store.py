@@ -1,0 +1,185 @@
+"""The store on both backends: conditional writes, retention, sizes, change notices (across
+processes on PostgreSQL), migrations (an old file upgraded in place) and a restarted server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tarocchi.web.app import create_app
+from tarocchi.web.store import GameRow, Store, StoreUnavailable
+from tests.conftest import Postgres
+
+DATA = Path(__file__).parent.parent / "data"
+T0 = "2026-01-01T00:00:00+00:00"
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[Store]:
+    with Store(db_url) as s:
+        s.upgrade()
+        yield s
+
+
+def row(game_id: str, actions: tuple[tuple[int, str], ...] = (), started: str = T0) -> GameRow:
+    return GameRow(game_id, "h", "piedicavallo", 2**62, "normal", actions, len(actions), False,
+                   started)  # fmt: skip
+
+
+def test_create_get_and_conditional_update(store: Store) -> None:
+    store.create(row("a", ((3, "CU-3"),)))
+    assert store.get("a") == row("a", ((3, "CU-3"),))
+    assert store.get("b") is None
+    longer = ((3, "CU-3"), (0, "SW-7"))
+    assert store.update("a", 1, longer, False, T0)
+    assert not store.update("a", 1, ((3, "CU-3"), (0, "CU-4")), True, T0)  # version 1 is gone
+    got = store.get("a")
+    assert got is not None and got.actions == longer and got.version == 2 and not got.over
+    assert store.count() == 1
+
+
+def test_one_of_many_concurrent_writes_lands(store: Store) -> None:
+    store.create(row("a"))
+    barrier = threading.Barrier(6)
+    results: list[bool] = []
+
+    def write(i: int) -> None:
+        barrier.wait()
+        results.append(store.update("a", 0, ((0, f"CU-{i + 1}"),), False, T0))
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [False] * 5 + [True]
+
+
+def test_retention_deletes_abandoned_and_old_finished_games(store: Store) -> None:
+    for game_id, over, when in (
+        ("old-open", False, "2026-01-01"),
+        ("new-open", False, "2026-03-01"),
+        ("old-done", True, "2026-01-01"),
+        ("new-done", True, "2026-03-01"),
+    ):
+        store.create(row(game_id, started=f"{when}T00:00:00+00:00"))
+        store.update(game_id, 0, ((0, "CU-3"),), over, f"{when}T00:00:00+00:00")
+    size = store.size_bytes()
+    assert size > 0
+    assert store.delete_stale("2026-02-01T00:00:00+00:00", None) == 1
+    assert store.get("old-open") is None and store.get("old-done") is not None
+    assert store.delete_stale("2026-02-01T00:00:00+00:00", "2026-02-01T00:00:00+00:00") == 1
+    assert {g for g in ("new-open", "old-done", "new-done") if store.get(g)} == {
+        "new-open", "new-done"}  # fmt: skip
+
+
+def test_watch_yields_each_new_version_in_process(store: Store) -> None:
+    store.create(row("a"))
+
+    async def follow() -> list[int]:
+        seen = []
+        async with store.watch("a", since=0) as changes:
+            for n in (1, 2):
+                store.update("a", n - 1, tuple((0, "CU-3") for _ in range(n)), False, T0)
+                seen.append(await asyncio.wait_for(anext(changes), 10))
+        return seen
+
+    assert asyncio.run(follow()) == [1, 2]
+
+
+WRITER = """
+import sys
+from tarocchi.web.store import Store
+with Store(sys.argv[1]) as s:
+    assert s.update("a", 0, ((0, "CU-3"),), False, "2026-01-01T00:00:00+00:00")
+"""
+
+
+def test_another_process_s_write_is_heard(postgres: Postgres) -> None:
+    """PostgreSQL's LISTEN/NOTIFY: a watch in this process hears another process's write."""
+    url = postgres.new_database()
+    with Store(url) as store:
+        store.upgrade()
+        store.create(row("a"))
+
+        async def follow() -> int:
+            async with store.watch("a", since=0) as changes:
+                await asyncio.sleep(0.5)  # listening by now: the notice, not the resync, tells
+                writer = await asyncio.create_subprocess_exec(sys.executable, "-c", WRITER, url)
+                assert await writer.wait() == 0
+                return await asyncio.wait_for(anext(changes), 10)
+
+        assert asyncio.run(follow()) == 1
+
+
+def test_an_old_file_is_upgraded_in_place(tmp_path: Path) -> None:
+    """A database written by the store before migrations keeps every game and plays on."""
+    db = tmp_path / "old.sqlite3"
+    shutil.copy(DATA / "games-v0.sqlite3", db)
+    tokens = json.loads((DATA / "games-v0.json").read_text())
+    with sqlite3.connect(db) as raw:
+        before = raw.execute("SELECT * FROM games ORDER BY id").fetchall()
+    with TestClient(create_app(db, ai_workers=1)) as client:
+        for game_id, token in tokens.items():
+            h = {"Authorization": f"Bearer {token}"}
+            data = client.get(f"/api/games/{game_id}", headers=h).json()
+            while not data["view"]["over"]:
+                body = {"action": data["view"]["legal"][0], "version": data["version"]}
+                res = client.post(f"/api/games/{game_id}/actions", headers=h, json=body)
+                assert res.status_code == 200, res.text
+                data = res.json()
+            assert client.get(f"/api/games/{game_id}/record", headers=h).status_code == 200
+    with sqlite3.connect(db) as raw:
+        after = {r[0]: r for r in raw.execute("SELECT * FROM games")}
+        assert raw.execute("SELECT version_num FROM alembic_version").fetchall() == [("0002",)]
+    for old in before:  # each stored log went on from where it was
+        new = after[old[0]]
+        assert new[:5] == old[:5] and json.loads(new[5])[: old[6]] == json.loads(old[5])
+
+
+UPGRADE = """
+import sys
+from tarocchi.web.store import Store
+with Store(sys.argv[1]) as s:
+    print(s.upgrade())
+"""
+
+
+def test_concurrent_upgrades_of_a_new_database(db_url: str) -> None:
+    """Server processes starting together each upgrade the schema; all of them succeed."""
+    procs = [
+        subprocess.Popen([sys.executable, "-c", UPGRADE, db_url], stdout=subprocess.PIPE)
+        for _ in range(3)
+    ]
+    assert [p.communicate(timeout=60)[0].strip() for p in procs] == [b"0002"] * 3
+    with Store(db_url) as store:
+        store.create(row("a"))
+        assert store.count() == 1
+
+
+def test_a_restarted_postgresql_is_unavailable_then_back() -> None:
+    server = Postgres()
+    try:
+        with Store(server.new_database()) as store:
+            store.upgrade()
+            store.create(row("a"))
+            server.stop()
+            with pytest.raises(StoreUnavailable):
+                store.get("a")
+            with pytest.raises(StoreUnavailable):
+                store.update("a", 0, ((0, "CU-3"),), False, T0)
+            server.start()
+            got = store.get("a")  # the pool replaced its dead connections by itself
+            assert got is not None and got.version == 0
+    finally:
+        server.destroy()
