@@ -159,9 +159,10 @@ def run(
     save_dir: Path | None = None,
     log: Path | None = None,
 ) -> dict[str, Any]:
-    """Run a duplicate match and return its summary (DESIGN.md's arena JSON). With a log,
-    each pair is appended to it as it ends, and seeds already there are not played again,
-    so a long match can be stopped and resumed, or split among processes by seed ranges."""
+    """Run a duplicate match; return its summary (the arena's JSON, docs/architecture.md).
+    With a log, each pair is appended to it as it ends, and seeds already there are not played
+    again, so a long match can be stopped and resumed, or split among processes by seed
+    ranges."""
     if pairs < 1:
         raise ValueError("--pairs must be at least 1")
     seeds = list(range(seed, seed + pairs))

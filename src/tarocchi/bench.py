@@ -94,7 +94,7 @@ def bot_decision_ms(
 
 
 def run(game_name: str, seconds: float = 3.0, ai_seconds: float = 20.0) -> dict[str, Any]:
-    """Return the benchmark report of a game (DESIGN.md's bench JSON)."""
+    """Return the benchmark report of a game (docs/architecture.md)."""
     # best of three runs: this kind of machine's speed drifts by tens of percent
     rates = [playouts_per_second(game_name, seconds / 3)[0] for _ in range(3)]
     heuristic = bot_decision_ms(game_name, "heuristic", seconds)

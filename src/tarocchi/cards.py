@@ -1,6 +1,6 @@
 """Cards as small ints and card sets as int bitmasks: bit helpers and the Pack type.
 
-Every pack numbers its cards the same way (DESIGN.md rule 1): the four suits
+Every pack numbers its cards the same way (docs/architecture.md): the four suits
 Swords, Batons, Cups, Coins in blocks, each from weakest to strongest, then the
 trumps from weakest to strongest, then the Matto last. So within a suit, and
 within the trumps, the stronger card has the higher id and a trick's winner is

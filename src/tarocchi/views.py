@@ -10,13 +10,15 @@ result, with every pile, is public once the deal is over.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tarocchi.cards import SEATS, TEAMS, Pack, bits, popcount
 from tarocchi.games import game
-from tarocchi.games.base import Event, GameState, Result, TrickGame
-from tarocchi.i18n import Msg, Translator, translator
+from tarocchi.games.base import Event, GameState, Result, Tally, TrickGame, exact
+from tarocchi.i18n import N_, Msg, Translator, nmsg, translator
 
 Trick = tuple[tuple[int, int], ...]
 
@@ -142,10 +144,45 @@ def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
         "shown": [cards(m) for m in v.shown],
         "private": cards(v.private),
         "over": v.result is not None,
+        "action_details": [
+            detail_to_json(rules, v.hand, a, tr) for a in v.legal if a >= rules.pack.size
+        ],
+        "score": tally_to_json(rules.tally(v.won, v.events, v.result), tr),
     }
     if v.result is not None:
         out["result"] = result_to_json(rules, v.result, tr)
     return out
+
+
+def detail_to_json(rules: TrickGame, hand: int, action: int, tr: Translator) -> dict[str, Any]:
+    """Return what an action that is not a card does, for a seat holding hand: its code, a
+    sentence in tr's language, the codes of the cards involved and its points (or None)."""
+    d = rules.action_detail(hand, action)
+    return {
+        "code": rules.action_code(action),
+        "label": tr.text(d.label),
+        "cards": rules.pack.codes_of(d.cards),
+        "points": d.points,
+    }
+
+
+def tally_to_json(t: Tally, tr: Translator) -> dict[str, Any]:
+    """Return a running score JSON-ready: totals, unit, how it is counted and its parts."""
+    return {
+        "NS": exact(t.ns),
+        "EW": exact(t.ew),
+        "unit": t.unit,
+        "how": tr.text(t.how),
+        "parts": [
+            {
+                "label": tr.text(x.label),
+                "NS": exact(x.ns),
+                "EW": exact(x.ew),
+                "note": tr.text(x.note),
+            }
+            for x in t.parts
+        ],
+    }
 
 
 def event_to_json(pack: Pack, e: Event, tr: Translator = ENGLISH) -> dict[str, Any]:
@@ -161,25 +198,129 @@ def event_to_json(pack: Pack, e: Event, tr: Translator = ENGLISH) -> dict[str, A
 
 def changes(before: View | None, after: View, tr: Translator = ENGLISH) -> list[dict[str, Any]]:
     """Return what became visible to a seat between two of its views, in order, JSON-ready:
-    new public events (texts in tr's language), card plays, and finished tricks with their
-    winner and card points."""
+    a card play and the trick it finished, then the public events it led to (a score, the
+    next player's pass); finished tricks with their winner and what they add
+    to each team's running score (counted as the game counts, see `TrickGame.tally`), each
+    with its text in tr's language."""
     rules = after.rules
     pack = rules.pack
     out: list[dict[str, Any]] = []
-    seen_events = len(before.events) if before else 0
-    for e in after.events[seen_events:]:
-        out.append({"type": "event", **event_to_json(pack, e, tr)})
     old_plays = sum(len(t) for t in before.tricks) + len(before.trick) if before else 0
     plays = [p for t in after.tricks for p in t] + list(after.trick)
     for i in range(old_plays, len(plays)):
         seat, card = plays[i]
-        out.append({"type": "play", "seat": seat, "card": pack.codes[card], "trick": i // 4 + 1})
+        text = tr.text(Msg(PLAYS, seat=SEATS[seat], card=pack.cards[card]))
+        out.append({"type": "play", "seat": seat, "card": pack.codes[card], "trick": i // 4 + 1,
+                    "text": text})  # fmt: skip
         if i % 4 == 3 and i // 4 < len(after.winners):
-            trick = after.tricks[i // 4]
-            points = sum(pack.points[c] for _, c in trick if c != pack.matto)
-            winner = after.winners[i // 4]
-            out.append({"type": "trick", "trick": i // 4 + 1, "winner": winner, "points": points})
+            out.append(trick_entry(rules, i // 4, after.tricks[i // 4], after.winners[i // 4], tr))
+    seen_events = len(before.events) if before else 0
+    for e in after.events[seen_events:]:
+        out.append({"type": "event", **event_to_json(pack, e, tr)})
     return out
+
+
+PLAYS = N_("%(seat)s plays %(card)s.")
+
+
+def trick_entry(
+    rules: TrickGame, index: int, trick: Trick, winner: int, tr: Translator
+) -> dict[str, Any]:
+    """Return the history entry of a finished trick: its winner and what it adds to each
+    team's running score, with a sentence saying so."""
+    ns, ew = rules.trick_points(trick, winner)
+    mine, theirs = (ns, ew) if winner & 1 == 0 else (ew, ns)
+    if theirs:
+        text = Msg(
+            "%(seat)s wins trick %(trick)d: %(ns)s points to North-South, %(ew)s to East-West.",
+            seat=SEATS[winner],
+            trick=index + 1,
+            ns=exact(ns),
+            ew=exact(ew),
+        )
+    else:
+        text = Msg(
+            "%(seat)s wins trick %(trick)d (%(points)s).",
+            seat=SEATS[winner],
+            trick=index + 1,
+            points=points_text(mine),
+        )
+    return {"type": "trick", "trick": index + 1, "winner": winner, "points": exact(mine),
+            "scores": {"NS": exact(ns), "EW": exact(ew)}, "text": tr.text(text)}  # fmt: skip
+
+
+def points_text(points: float) -> Msg:
+    """Return "1 point", "3 points" or "4.5 points" (a half takes the plural)."""
+    whole = exact(points)
+    n = whole if isinstance(whole, int) else 2
+    return nmsg("%(points)s point", "%(points)s points", n, points=whole)
+
+
+def step(
+    rules: TrickGame, state: GameState, action: int, seat: int, before: View, tr: Translator
+) -> tuple[GameState, View, list[dict[str, Any]]]:
+    """Apply an action; return the new state, seat's new view and what seat saw change. A card
+    that was not played to a trick was laid aside face down: seat learns that (and which card,
+    if it is its own)."""
+    mover = state.to_move
+    state = rules.apply(state, action)
+    after = view(state, seat)
+    seen = changes(before, after, tr)
+    if action < rules.pack.size and not any(c["type"] == "play" for c in seen):
+        assert mover is not None
+        if mover == seat:
+            card = rules.pack.cards[action]
+            aside = {"type": "aside", "seat": mover, "card": card.code,
+                     "text": tr.text(Msg(LAYS_CARD, seat=SEATS[mover], card=card))}  # fmt: skip
+        else:
+            aside = {"type": "aside", "seat": mover,
+                     "text": tr.text(Msg(LAYS_ASIDE, seat=SEATS[mover]))}  # fmt: skip
+        seen.insert(0, aside)
+    return state, after, seen
+
+
+LAYS_CARD = N_("%(seat)s lays %(card)s aside.")
+LAYS_ASIDE = N_("%(seat)s lays a card aside face down.")
+
+
+@dataclass(slots=True)
+class _Told:
+    """A history told so far: the actions, the state and view they lead to, the entries."""
+
+    actions: tuple[int, ...]
+    state: GameState
+    view: View
+    entries: list[dict[str, Any]]
+
+
+# recent histories by (game, seed, seat, language): the next request for the same deal
+# only tells the actions added since, so a deal's history costs each action once
+_TOLD: OrderedDict[tuple[str, int, int, str], _Told] = OrderedDict()
+TOLD_SIZE = 1024
+
+
+def history(
+    rules: TrickGame, seed: int, actions: Sequence[int], seat: int, tr: Translator
+) -> list[dict[str, Any]]:
+    """Return everything seat saw happen in the deal of seed through actions, in play order:
+    the entries of `changes` and `step`, built from seat's successive views only."""
+    key = (rules.name, seed, seat, tr.lang)
+    told = _TOLD.get(key)
+    done = len(told.actions) if told else 0
+    if told is None or done > len(actions) or tuple(actions[:done]) != told.actions:
+        start = rules.deal(seed)
+        first = view(start, seat)
+        told = _Told((), start, first, changes(None, first, tr))
+        done = 0
+    state, before, entries = told.state, told.view, list(told.entries)
+    for action in actions[done:]:
+        state, before, seen = step(rules, state, action, seat, before, tr)
+        entries += seen
+    _TOLD[key] = _Told(tuple(actions), state, before, entries)
+    _TOLD.move_to_end(key)
+    while len(_TOLD) > TOLD_SIZE:
+        _TOLD.popitem(last=False)
+    return list(entries)
 
 
 def refusals(state: GameState, seat: int) -> dict[int, str]:

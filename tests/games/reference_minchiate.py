@@ -1,6 +1,6 @@
 """An independent, deliberately plain reading of the Minchiate spec, on card codes.
 
-It follows the pseudo-code of shared/rules/minchiate.md (§3 combos, §4 legal,
+It follows the rules (docs/rules.md, Minchiate: §3 combos, §4 legal,
 §5 Ledger) line by line and shares nothing with the engine but the card codes,
 so differential tests can pin the engine's bitmask rules against it.
 """

@@ -1,6 +1,6 @@
 """An independent, deliberately plain reading of the Piedicavallo spec, on card codes.
 
-It follows the pseudo-code of shared/rules/piedicavallo.md line by line and
+It follows the rules (docs/rules.md, Piedicavallo) line by line and
 shares nothing with the engine but the card codes, so differential tests can
 pin the engine's bitmask rules against it.
 """

@@ -85,7 +85,7 @@ def test_strength_order() -> None:
 
 
 def test_codes_and_names() -> None:
-    """Codes per DESIGN.md; English and Italian names; actions round-trip."""
+    """Codes as docs/rules.md gives them; English and Italian names; actions round-trip."""
     assert PACK.codes[:10] == tuple(seq("SW-A SW-6 SW-7 SW-8 SW-9 SW-10 SW-J SW-N SW-Q SW-K"))
     assert PACK.codes[20:30] == tuple(seq("CU-10 CU-9 CU-8 CU-7 CU-6 CU-A CU-J CU-N CU-Q CU-K"))
     numbered = [f"T{n}" for n in range(5, 17)]
@@ -216,7 +216,7 @@ def test_declare_or_pass_before_the_first_card() -> None:
     assert state.phase == PLAY and state.to_move == S
     ev = RULES.public_events(state)
     assert [(e.kind, e.seat, e.value) for e in ev] == [("declare", S, 17)]
-    assert ev[0].cards == m(*kings) and "3 Kings 17" in ev[0].text
+    assert ev[0].cards == m(*kings) and "3 Kings (17)" in ev[0].text
     assert RULES.shown_cards(state)[S] == m(*kings)
     state = play(state, "SW-K")
     assert RULES.shown_cards(state)[S] == m("BA-K", "CU-K")  # shown while still in hand
@@ -471,15 +471,15 @@ def test_full_deal_177() -> None:
     assert (r.ns, r.ew, r.winner) == (431, 94, "NS")
     lines = {line.label: line for line in r.lines}
     assert (lines["Declared by South"].ns, lines["Declared by West"].ew) == (63, 32)
-    assert "Tarocchi 18" in lines["Declared by South"].note
-    assert "Grande of 7 cards 30" in lines["Declared by South"].note
-    assert "3 Kings 17" in lines["Declared by West"].note
+    assert "Tarocchi (18)" in lines["Declared by South"].note
+    assert "Grande of 7 cards (30)" in lines["Declared by South"].note
+    assert "3 Kings (17)" in lines["Declared by West"].note
     assert "Declared by North" not in lines  # a pass scores nothing
     assert (lines["Last trick"].ns, lines["Last trick"].ew) == (6, 0)
     assert "give SW-9 to EW" in lines["Matto settlement"].note
     assert "East discarded BA-6 CU-10" in lines["The discard"].note
     captured = lines["Combinations captured by NS"]
-    assert captured.ns == 310 and "Grande of 13 cards 60" in captured.note
+    assert captured.ns == 310 and "Grande of 13 cards (60)" in captured.note
     assert "sequence points doubled" in captured.note
     assert "ANGEL WORLD SUN MOON T16" in captured.note  # the cards, strongest first
     assert lines["Combinations captured by EW"].ew == 27

@@ -279,7 +279,7 @@ def test_sets_double_separately_from_sequences() -> None:
 def test_descriptions() -> None:
     """Combinations describe themselves in plain English."""
     found = analyse(m("SW-K", "BA-K", "CU-K", "CU-Q", "CU-N", "CU-A"))
-    assert found.describe() == "3 Kings 17, Cups sequence of 4 cards 15"
+    assert found.describe() == "3 Kings (17), Cups sequence of 4 cards (15)"
     assert analyse(0).describe() == "no combinations"
     assert "doubled" in analyse(PACK.full_mask).describe()
 

@@ -1,4 +1,4 @@
-"""Records: the DESIGN.md fields, round trip through JSON, replay, and clear errors."""
+"""Records: the fields docs/architecture.md lists, JSON round trips, replay, clear errors."""
 
 from __future__ import annotations
 

@@ -19,6 +19,8 @@ from typing import Any, ClassVar, Protocol
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS, Pack, bits
 from tarocchi.i18n import Msg
 
+CARDS_TAKEN = Msg("Cards taken")
+
 
 class IllegalAction(ValueError):
     """An action the rules do not allow here; the message names the rule."""
@@ -59,6 +61,33 @@ class Result:
     def margin(self, team: int) -> float:
         """Return team's total minus the other team's total (team 0 = NS)."""
         return self.ns - self.ew if team == 0 else self.ew - self.ns
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """The running score as the game counts it, from public facts only: per-team totals
+    in the game's unit, how they are counted, and the parts they are made of."""
+
+    ns: float
+    ew: float
+    unit: str  # "points" or "resti"
+    how: str
+    parts: tuple[ScoreLine, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ActionDetail:
+    """What an action that is not a card does: a sentence, the cards it involves and what it
+    scores (None when it scores nothing itself)."""
+
+    label: str
+    cards: int
+    points: int | None
+
+
+def exact(x: float) -> float:
+    """Return x as an int when it is whole (so 4.0 reads "4" and half points stay "4.5")."""
+    return int(x) if x == int(x) else x
 
 
 def winner_of(ns: float, ew: float) -> str:
@@ -341,6 +370,32 @@ class TrickGame:
         from tarocchi.views import view  # views sit below the rules layer
 
         return view(state, seat)
+
+    # -- the running score ---------------------------------------------------------------
+    how: ClassVar[str] = ""  # how the running score is counted, for players
+
+    def pile_points(self, mask: int) -> float:
+        """Return what the cards of a pile count for now (the plain sum of card points)."""
+        return self.pack.points_of(mask)
+
+    def trick_points(self, trick: Sequence[tuple[int, int]], winner: int) -> tuple[float, float]:
+        """Return what a finished trick adds to North-South's and East-West's running score:
+        its cards go to the winner's team, the Matto to its own player's team."""
+        cards = tuple(c for _, c in trick)
+        ns, ew = take_trick((0, 0), winner, trick[0][0], cards, self.pack.matto)
+        return self.pile_points(ns), self.pile_points(ew)
+
+    def tally(self, won: tuple[int, int], events: Sequence[Event], result: Result | None) -> Tally:
+        """Return the running score from public facts: the cards each team has taken and the
+        public events (the final result once the deal is over)."""
+        if result is not None:
+            return Tally(result.ns, result.ew, "points", self.how)
+        ns, ew = self.pile_points(won[0]), self.pile_points(won[1])
+        return Tally(ns, ew, "points", self.how, (ScoreLine(CARDS_TAKEN, ns, ew),))
+
+    def action_detail(self, hand: int, action: int) -> ActionDetail:
+        """Describe an action that is not a card, for a seat holding hand."""
+        raise ValueError(f"{self.name} has no action {action} besides its cards")
 
     def combination_score(self, codes: Sequence[str]) -> int:
         """Return the value of the combinations in a set of cards."""

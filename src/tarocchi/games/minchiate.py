@@ -17,7 +17,7 @@ discards, one card at a time; the declarations, counter-clockwise from the
 dealer's right; the Fola turned face up; 21 tricks. Immediate scores and the
 resti ledger are derived from the state when asked (`public_events`, `result`),
 so playing a card does no scoring work. Section numbers (§) refer to
-shared/rules/minchiate.md.
+docs/rules.md (Minchiate).
 """
 
 from __future__ import annotations
@@ -28,10 +28,12 @@ from typing import Any, ClassVar, NamedTuple
 
 from tarocchi.cards import BIT, SEATS, SUIT_NAMES_EN, TEAMS, bits, mask_of
 from tarocchi.games.base import (
+    ActionDetail,
     Event,
     IllegalAction,
     Result,
     ScoreLine,
+    Tally,
     TrickGame,
     follow_reason,
     led_suit,
@@ -278,6 +280,9 @@ END_TOTAL_LABEL = Msg("End-of-deal total")
 DRAW_VERDICT = Msg("A draw: equal resti.")
 FINAL_DIFFERENCE_LABEL = Msg("Final difference")
 RESTI_LABEL = Msg("Resti")
+SCORED_AT_ONCE_LABEL = Msg("Points scored at once")
+RUNNING_DIFFERENCE_LABEL = Msg("Running difference")
+DONE_LABEL = Msg("Stop declaring: keep the rest of your hand hidden")
 
 # the stages of a deal, ordering its public events and immediate scores (rules §2-§5)
 CUT, DEAL, FOLA, DISCARDS, DECLARATIONS, REVEAL, TRICK, END = range(8)
@@ -1034,6 +1039,68 @@ class Minchiate(TrickGame):
     def _payback_score(team: int, card: int) -> Score:
         """Return the score of a counting card given for the Matto (rules §5)."""
         return Score((END, 0), 1 - team, None, POINTS[card], 1 << card, (card,))
+
+    # -- the running score --------------------------------------------------------------------
+    how = Msg(
+        "Minchiate is won in resti: whenever a side leads by 60 points in the running "
+        "difference it makes a resto. Points score at once for robbed and face-up counting "
+        "cards, declarations, and in each trick the counting cards the winners take from their "
+        "opponents (their own team's cards score nothing then). At the end every card in the "
+        "piles counts again, with captured versicole, cards over 42 and 10 for the last trick, "
+        "and the remaining difference is rounded up to resti."
+    )
+
+    def trick_points(self, trick: Sequence[tuple[int, int]], winner: int) -> tuple[float, float]:
+        """Return what a finished trick scores at once (rules §5): the winners' team scores
+        the counting cards their opponents played."""
+        o = (winner - trick[0][0] + 1) & 1  # the opponents played at positions o and o + 2
+        points = CAPTURE_POINTS[trick[o][1]] + CAPTURE_POINTS[trick[o + 2][1]]
+        return (points, 0) if winner & 1 == 0 else (0, points)
+
+    def tally(self, won: tuple[int, int], events: Sequence[Event], result: Result | None) -> Tally:
+        """Return the resti so far, with the points scored at once and the running difference
+        (rules §5), from the public score events."""
+        if result is not None:
+            points = dict(result.extra)
+            return Tally(
+                result.ns,
+                result.ew,
+                "resti",
+                self.how,
+                (ScoreLine(END_TOTAL_LABEL, points["ns_points"], points["ew_points"]),),
+            )
+        ledger = Ledger()
+        scored = [0, 0]
+        for e in events:
+            if e.kind == "score" and e.seat is not None:
+                scored[e.seat & 1] += e.value
+                ledger = ledger.score(e.seat & 1, e.value)
+        return Tally(
+            ledger.ns,
+            ledger.ew,
+            "resti",
+            self.how,
+            (
+                ScoreLine(SCORED_AT_ONCE_LABEL, scored[0], scored[1]),
+                ScoreLine(
+                    RUNNING_DIFFERENCE_LABEL,
+                    max(ledger.diff, 0),
+                    max(-ledger.diff, 0),
+                    describe_diff(ledger.diff),
+                ),
+            ),
+        )
+
+    def action_detail(self, hand: int, action: int) -> ActionDetail:
+        """Describe a declaration choice: the versicola, its cards and worth (rules §3)."""
+        if action == DONE:
+            return ActionDetail(DONE_LABEL, 0, None)
+        kind = action - N_CARDS
+        for combo in combos(hand):
+            if combo.kind == kind:
+                label = Msg("Declare %(versicola)s", versicola=describe(combo))
+                return ActionDetail(label, combo.cards, combo.value)
+        return super().action_detail(hand, action)
 
     def fola_mask(self, state: State) -> int:
         """Return the Fola's cards (13 once the discards are made, rules §2.5)."""

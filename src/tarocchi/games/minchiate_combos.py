@@ -1,6 +1,6 @@
 """Versicole: Minchiate's scoring combinations, found in a card mask by table lookups.
 
-Section numbers (§) refer to shared/rules/minchiate.md. A versicola is one of
+Section numbers (§) refer to docs/rules.md (Minchiate). A versicola is one of
 (rules §3):
 
 - a sequence: a maximal run of at least three consecutive trumps wholly within

@@ -1,6 +1,6 @@
 """The resti ledger of Minchiate: how point leads become resti, during play and at the end.
 
-Section numbers (§) refer to shared/rules/minchiate.md. The ledger keeps one
+Section numbers (§) refer to docs/rules.md (Minchiate). The ledger keeps one
 running difference D (positive favours North-South) and the resti each side has
 made. Every immediate scoring event (rules §5: robbing, exposed cards, the
 dealer's Fola cards, declarations, opponents' counting cards captured in a trick,

@@ -13,7 +13,7 @@ first turn in trick 1, DECLARE (all combinations in hand, rules §3) or PASS; th
 the 60 card plays of 15 tricks. A player whose hand scores nothing passes
 without being asked (the public "pass" event is the same either way, so it
 reveals nothing). Combinations are scored in tarocchi.games.ottocento_combos.
-Section numbers (§) refer to shared/rules/ottocento.md.
+Section numbers (§) refer to docs/rules.md (Ottocento).
 """
 
 from __future__ import annotations
@@ -24,11 +24,14 @@ from typing import ClassVar, NamedTuple
 
 from tarocchi.cards import BIT, SEATS, TEAMS, TRUMPS, iter_bits, mask_of, popcount
 from tarocchi.games.base import (
+    ActionDetail,
     Event,
     IllegalAction,
     Result,
     ScoreLine,
+    Tally,
     TrickGame,
+    exact,
     follow_reason,
     led_suit,
     take_trick,
@@ -48,7 +51,7 @@ from tarocchi.games.ottocento_combos import (
     analyse,
     combination_value,
 )
-from tarocchi.i18n import Msg, joined
+from tarocchi.i18n import Msg, joined, nmsg
 from tarocchi.packs.bolognese import (
     ANGEL,
     BEGATO,
@@ -72,6 +75,9 @@ LAST_TRICK_BONUS = 6
 DECLARE_ACTION = PACK.size  # 62
 PASS_ACTION = PACK.size + 1  # 63
 DECIDE_LEGAL = BIT[DECLARE_ACTION] | BIT[PASS_ACTION]
+CARD_POINTS_LABEL = Msg("Card points (counted in pairs)")
+DECLARATIONS_LABEL = Msg("Declarations")
+PASS_LABEL = Msg("Pass: declare nothing, keep your hand hidden and score no declaration")
 
 MATTO_BIT = BIT[MATTO]
 TRUMP_MASK = PACK.trump_mask
@@ -486,6 +492,55 @@ class Ottocento(TrickGame):
         )
         return Result(ns, ew, winner_of(ns, ew), tuple(lines), (ns_pile, ew_pile), extra)
 
+    # -- the running score ------------------------------------------------------------------
+    how = Msg(
+        "Cards count in pairs: each pair scores its two values minus 1, so each card counts "
+        "its value minus a half and a trick of four cards its values minus 2 (a half shows "
+        "while the Matto's team holds an odd number of cards). Declarations score at once. At "
+        "the end come the combinations each team captured, 6 for the last trick, the discard "
+        "for the dealer's team and the Matto settlement."
+    )
+
+    def pile_points(self, mask: int) -> float:
+        """Return a pile's card points counted in pairs (rules §1: each card its value minus
+        a half; a half is left only while a pile is odd)."""
+        return exact((2 * PACK.points_of(mask) - mask.bit_count()) / 2)
+
+    def tally(self, won: tuple[int, int], events: Sequence[Event], result: Result | None) -> Tally:
+        """Return the running score: card points in pairs and the declarations (rules §3, §5)."""
+        if result is not None:
+            return Tally(result.ns, result.ew, "points", self.how)
+        declared = [0, 0]
+        for e in events:
+            if e.kind == "declare" and e.seat is not None:
+                declared[e.seat & 1] += e.value
+        cards = self.pile_points(won[0]), self.pile_points(won[1])
+        return Tally(
+            exact(cards[0] + declared[0]),
+            exact(cards[1] + declared[1]),
+            "points",
+            self.how,
+            (
+                ScoreLine(CARD_POINTS_LABEL, *cards),
+                ScoreLine(DECLARATIONS_LABEL, declared[0], declared[1]),
+            ),
+        )
+
+    def action_detail(self, hand: int, action: int) -> ActionDetail:
+        """Describe DECLARE (every combination of the hand, rules §3) or PASS."""
+        if action == DECLARE_ACTION:
+            found = analyse(hand)
+            label = nmsg(
+                "Declare %(combos)s: %(n)d point in all, showing those cards",
+                "Declare %(combos)s: %(n)d points in all, showing those cards",
+                found.value,
+                combos=found.describe(),
+            )
+            return ActionDetail(label, found.cards, found.value)
+        if action == PASS_ACTION:
+            return ActionDetail(PASS_LABEL, 0, None)
+        return super().action_detail(hand, action)
+
     # -- what is public ---------------------------------------------------------------------------
     def public_events(self, state: State) -> tuple[Event, ...]:
         """The declarations and passes, in the order they were made (rules §3)."""
@@ -610,7 +665,7 @@ def card_points_line(
     """Return the card points line (rules §1: counted in pairs, each pair scores its two
     values minus one; every pile has an even number of cards, rules §5)."""
     return ScoreLine(
-        Msg("Card points (counted in pairs)"),
+        CARD_POINTS_LABEL,
         (2 * ns_raw - ns_count) // 2,
         (2 * ew_raw - ew_count) // 2,
         Msg(
@@ -703,7 +758,7 @@ def describe_declaration(shown: int) -> str:
 
 @lru_cache(maxsize=4096)
 def _combo_text(combo: Combo) -> str:
-    return Msg("%(combo)s (%(cards)s)", combo=combo.describe(), cards=cards_text(combo.cards))
+    return Msg("%(combo)s: %(cards)s", combo=combo.describe(), cards=cards_text(combo.cards))
 
 
 @lru_cache(maxsize=4096)

@@ -259,13 +259,16 @@ class Combo(NamedTuple):
     cards: int  # mask of the cards that make it (contatori included)
 
     def describe(self) -> str:
-        """Return e.g. "3 Kings 17" or "Grande of 8 cards 35"."""
+        """Return e.g. "3 Kings (17)" or "Grande of 8 cards (35)"."""
         if self.kind == "set":
             return Msg(
-                "%(n)d %(name)s %(points)d", n=self.length, name=self.name, points=self.points
+                "%(n)d %(name)s (%(points)d)", n=self.length, name=self.name, points=self.points
             )
         return Msg(
-            "%(name)s of %(n)d cards %(points)d", n=self.length, name=self.name, points=self.points
+            "%(name)s of %(n)d cards (%(points)d)",
+            n=self.length,
+            name=self.name,
+            points=self.points,
         )
 
 
@@ -285,7 +288,7 @@ class Analysis(NamedTuple):
         return self.sets + self.sequences
 
     def describe(self) -> str:
-        """Return a one-line English summary, e.g. "3 Kings 17, Cups sequence of 4 cards 15"."""
+        """Return a one-line English summary, e.g. "3 Kings (17), Cups sequence of 4 cards (15)"."""
         if not self.value:
             return Msg("no combinations")
         parts = joined([x.describe() for x in self.combos], ", ")

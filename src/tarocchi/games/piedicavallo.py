@@ -7,7 +7,7 @@ Card ids (see tarocchi.packs.piemontese):
 
 Actions are card ids only: the dealer's two discards, one card at a time, then
 the 60 card plays of 15 tricks. Section numbers (§) refer to
-shared/rules/piedicavallo.md.
+docs/rules.md (Piedicavallo).
 """
 
 from __future__ import annotations
@@ -271,6 +271,12 @@ class Piedicavallo(TrickGame):
         )
 
     # -- scoring ----------------------------------------------------------------------------
+    how = Msg(
+        "Each team counts the points of the cards it has taken; the Matto counts for its own "
+        "player's team. At the end the discard counts for the dealer's team, and a team that "
+        "won no trick gives up its Matto and discard."
+    )
+
     def result(self, state: State) -> Result:
         """Score a finished deal (rules §4): card points, the Matto, the discard, the sweep."""
         if state.phase != OVER:

@@ -31,7 +31,7 @@ from tarocchi.games.base import IllegalAction, TrickGame
 from tarocchi.i18n import Msg, Translator, translator
 from tarocchi.match import DealLog, advance, bot_seed
 from tarocchi.record import make_record, now
-from tarocchi.views import changes, refusals, to_json, view
+from tarocchi.views import history, refusals, step, to_json, view
 from tarocchi.web.lang import language
 from tarocchi.web.store import GameRow, Store, token_hash
 
@@ -277,25 +277,25 @@ def apply_all(
     for seat, code in actions:
         if state.to_move != seat:
             raise IllegalAction(Msg("seat %(seat)d is not to move", seat=seat))
-        state = rules.apply(state, rules.parse_action(code))
-        after = view(state, HUMAN)
-        event: dict[str, Any] = {"seat": seat, "changes": changes(before, after, tr)}
+        state, before, seen = step(rules, state, rules.parse_action(code), HUMAN, before, tr)
+        event: dict[str, Any] = {"seat": seat, "changes": seen}
         if seat == HUMAN:
             event["action"] = code  # South may see its own action, discards included
         events.append(event)
-        before = after
     return state, events
 
 
 def view_json(live: Live, tr: Translator) -> dict[str, Any]:
-    """Return South's view of a live game as JSON, with reasons for refused cards, the texts
-    in tr's language."""
+    """Return South's view of a live game as JSON, with reasons for refused cards and the
+    deal's history as South saw it, the texts in tr's language."""
     rules = game(live.row.game)
     data = to_json(view(live.state, HUMAN), tr)
     codes = rules.pack.codes
     data["illegal"] = {codes[c]: tr.text(why) for c, why in refusals(live.state, HUMAN).items()}
     data["level"] = live.row.level
     data["title"] = rules.title
+    actions = [rules.parse_action(code) for _, code in live.row.actions]
+    data["history"] = history(rules, live.row.seed, actions, HUMAN, tr)
     if data["over"]:
         data["seed"] = live.row.seed  # only once the deal is over: the seed tells every card
     return data

@@ -13,7 +13,7 @@ opponent still to play must then give up his King (the King rule, §4).
 
 As cutter or dealer it discards zero-point suit cards from its shortest suits,
 to trump them later; it declares every versicola it holds. Section numbers (§)
-refer to shared/rules/minchiate.md.
+refer to docs/rules.md (Minchiate).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ card when the trick is lost, spends the Matto on a trick its side would lose,
 wins cheaply (trumping last with T1 when it can), keeps T21 and master trumps for
 rich tricks, leads Kings while nobody can trump them, and leads back the suit its
 partner led. As dealer it discards to bank exposed court cards and to make a void
-it can trump into. Section numbers (§) refer to shared/rules/piedicavallo.md.
+it can trump into. Section numbers (§) refer to docs/rules.md (Piedicavallo).
 """
 
 from __future__ import annotations
