@@ -4,6 +4,7 @@ processes on PostgreSQL), migrations (an old file upgraded in place) and a resta
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shutil
 import sqlite3
@@ -11,13 +12,16 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+from tarocchi.cli import main
 from tarocchi.web.app import create_app
-from tarocchi.web.store import GameRow, Store, StoreUnavailable
+from tarocchi.web.store import DB_ENV, GameRow, Store, StoreUnavailable
+from tarocchi.web.store.retention import FINISHED_ENV, UNFINISHED_ENV, Retention, keep_tidy
 from tests.conftest import Postgres
 
 DATA = Path(__file__).parent.parent / "data"
@@ -168,18 +172,78 @@ def test_concurrent_upgrades_of_a_new_database(db_url: str) -> None:
 
 
 def test_a_restarted_postgresql_is_unavailable_then_back() -> None:
+    """While PostgreSQL restarts, calls fail as StoreUnavailable; then the pool and the
+    listener reconnect by themselves and a watch hears the next change."""
     server = Postgres()
     try:
         with Store(server.new_database()) as store:
             store.upgrade()
             store.create(row("a"))
-            server.stop()
-            with pytest.raises(StoreUnavailable):
-                store.get("a")
-            with pytest.raises(StoreUnavailable):
-                store.update("a", 0, ((0, "CU-3"),), False, T0)
-            server.start()
-            got = store.get("a")  # the pool replaced its dead connections by itself
-            assert got is not None and got.version == 0
+
+            async def scenario() -> int:
+                async with store.watch("a", since=0) as changes:
+                    server.stop()
+                    with pytest.raises(StoreUnavailable):
+                        store.get("a")
+                    with pytest.raises(StoreUnavailable):
+                        store.update("a", 0, ((0, "CU-3"),), False, T0)
+                    server.start()
+                    got = store.get("a")
+                    assert got is not None and got.version == 0  # the failed write left nothing
+                    assert store.update("a", 0, ((0, "CU-3"),), False, T0)
+                    return await asyncio.wait_for(anext(changes), 10)
+
+            assert asyncio.run(scenario()) == 1
     finally:
         server.destroy()
+
+
+def test_the_retention_task_deletes_stale_games(db_url: str) -> None:
+    now = datetime.now(UTC)
+    with Store(db_url) as store:
+        store.upgrade()
+        for game_id, age, over in (("open-8d", 8, False), ("open-6d", 6, False),
+                                   ("done-91d", 91, True), ("done-89d", 89, True)):  # fmt: skip
+            when = (now - timedelta(days=age)).isoformat(timespec="seconds")
+            store.create(row(game_id, started=when))
+            store.update(game_id, 0, ((0, "CU-3"),), over, when)
+
+        async def run_for_a_moment(retention: Retention) -> None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(keep_tidy(store, retention), 0.5)
+
+        asyncio.run(run_for_a_moment(Retention(finished_days=None, every_s=0.1)))
+        assert [g for g in ("open-8d", "open-6d", "done-91d", "done-89d") if store.get(g)] == [
+            "open-6d", "done-91d", "done-89d"]  # fmt: skip
+        asyncio.run(run_for_a_moment(Retention()))  # the defaults: 7 and 90 days
+        assert store.count() == 2 and store.get("done-91d") is None
+
+
+def test_retention_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(UNFINISHED_ENV, raising=False)
+    monkeypatch.delenv(FINISHED_ENV, raising=False)
+    assert Retention.from_environment() == Retention(7.0, 90.0)
+    monkeypatch.setenv(UNFINISHED_ENV, "2.5")
+    monkeypatch.setenv(FINISHED_ENV, "never")
+    assert Retention.from_environment() == Retention(2.5, None)
+    for bad in ("0", "-1", "soon"):
+        monkeypatch.setenv(FINISHED_ENV, bad)
+        with pytest.raises(ValueError):
+            Retention.from_environment()
+
+
+def test_db_upgrade_and_serve_s_checks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in (DB_ENV, UNFINISHED_ENV, FINISHED_ENV):  # serve sets them for its workers
+        monkeypatch.delenv(name, raising=False)
+    db = tmp_path / "old.sqlite3"
+    shutil.copy(DATA / "games-v0.sqlite3", db)
+    assert main(["db", "upgrade", "--db", str(db)]) == 0
+    assert "revision 0002" in capsys.readouterr().out
+    with Store(db) as store:
+        assert store.count() == 3
+    assert main(["db", "upgrade", "--db", "postgresql://postgres@127.0.0.1:1/none"]) == 1
+    assert "cannot reach the database" in capsys.readouterr().err
+    assert main(["serve", "--db", str(db), "--keep-finished-days", "soon"]) == 2
+    assert "never" in capsys.readouterr().err

@@ -21,9 +21,12 @@ def days(text: str) -> float | None:
     """Parse an age in days: a positive number, or `never` (None: keep for ever)."""
     if text.strip().lower() == NEVER:
         return None
-    value = float(text)
-    if not value > 0:
-        raise ValueError(f"an age in days must be positive or '{NEVER}': {text!r}")
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise ValueError(f"an age in days is a positive number or '{NEVER}', not {text!r}")
     return value
 
 
