@@ -173,7 +173,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from tarocchi.web.app import create_app
-    from tarocchi.web.store import DB_ENV, default_url
+    from tarocchi.web.store import DB_ENV, database_url, default_url
     from tarocchi.web.store.retention import FINISHED_ENV, UNFINISHED_ENV, Retention
 
     db = args.db or default_url()
@@ -190,7 +190,8 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     if upgrade_db(db):
         return 1
-    print(f"tarocchi: http://{args.host}:{args.port}/  (games stored in {db})", flush=True)
+    shown = database_url(db).render_as_string(hide_password=True)
+    print(f"tarocchi: http://{args.host}:{args.port}/  (games stored in {shown})", flush=True)
     if args.workers > 1:
         os.environ[AI_WORKERS_ENV] = str(args.ai_workers)
         uvicorn.run(

@@ -118,7 +118,8 @@ def test_another_process_s_write_is_heard(postgres: Postgres) -> None:
 
         async def follow() -> int:
             async with store.watch("a", since=0) as changes:
-                await asyncio.sleep(0.5)  # listening by now: the notice, not the resync, tells
+                assert store.listener is not None
+                await asyncio.wait_for(store.listener.listening.wait(), 10)  # so a notice tells
                 writer = await asyncio.create_subprocess_exec(sys.executable, "-c", WRITER, url)
                 assert await writer.wait() == 0
                 return await asyncio.wait_for(anext(changes), 10)

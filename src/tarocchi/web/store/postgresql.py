@@ -61,11 +61,13 @@ class Listener:
     def __init__(self, url: sa.URL, hub: Hub) -> None:
         self.conninfo = conninfo(url)
         self.hub = hub
+        self.listening = asyncio.Event()  # set while every commit's notice reaches the hub
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         """Listen from the running event loop (once)."""
         if self._task is None or self._task.done():
+            self.listening = asyncio.Event()  # of this loop
             self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def _run(self) -> None:
@@ -77,10 +79,12 @@ class Listener:
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     await self._resync(conn)
+                    self.listening.set()
                     async for note in conn.notifies():
                         game_id, _, version = note.payload.rpartition(":")
                         self.hub.publish(game_id, int(version))
             except psycopg.OperationalError:
+                self.listening.clear()
                 await asyncio.sleep(RECONNECT_S)
 
     async def _resync(self, conn: psycopg.AsyncConnection[tuple[str, int]]) -> None:
