@@ -136,6 +136,27 @@ def _rss_kb(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
+def _cpu_s(pid: int) -> tuple[float, float]:
+    """Return the CPU seconds a process has used, and those its live children have (Linux)."""
+
+    def used(stat: list[str]) -> float:
+        return (int(stat[13]) + int(stat[14])) / os.sysconf("SC_CLK_TCK")
+
+    def stat_of(path: Path) -> list[str] | None:
+        try:  # the fields after the command's name, which may hold spaces
+            return [""] * 2 + path.read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            return None
+
+    own = stat_of(Path(f"/proc/{pid}/stat"))
+    children = 0.0
+    for path in Path("/proc").glob("[0-9]*/stat"):
+        stat = stat_of(path)
+        if stat is not None and stat[3] == str(pid):
+            children += used(stat)
+    return (used(own) if own else 0.0), children
+
+
 def web_load(
     game_name: str,
     clients: int = 50,
@@ -278,9 +299,14 @@ async def _load(
     lat.clear()
     total.clear()
     server.clear()
+    cpu = [_cpu_s(proc.pid) for proc, _ in servers]
     start = time.perf_counter()
     await asyncio.gather(*(player(1 + i, think_ms) for i in range(clients)))
     elapsed = time.perf_counter() - start
+    # CPU seconds the server processes spent, and their AI workers
+    used = [_cpu_s(proc.pid) for proc, _ in servers]
+    serving = sum(after[0] - before[0] for before, after in zip(cpu, used, strict=True))
+    thinking = sum(after[1] - before[1] for before, after in zip(cpu, used, strict=True))
     # sizes once the database gave back what old row versions took (as a running one reuses it)
     store.compact()
     played, played_bytes = store.count(), store.size_bytes()
@@ -304,6 +330,9 @@ async def _load(
         "requests": len(lat),
         "seconds": round(elapsed, 2),
         "requests_per_s": round(len(lat) / elapsed, 1),
+        "deals_per_s": round(clients / elapsed, 3),
+        "server_cpu_s": round(serving, 1),
+        "ai_cpu_s": round(thinking, 1),
         "latency_ms_p50": round(q[49], 2),
         "latency_ms_p99": round(q[98], 2),
         "server_ms_p50": round(qs[49], 2),

@@ -159,3 +159,4 @@ def test_the_load_bench_runs_two_servers_on_postgresql(postgres: Postgres) -> No
     assert report["servers"] == 2 and report["database"] == "postgresql"
     assert report["requests"] >= 4 * 16 and report["requests_per_s"] > 0
     assert report["db_bytes_per_finished_game"] > 0 and report["db_bytes_per_open_game"] > 0
+    assert report["ai_cpu_s"] > 0 and report["server_cpu_s"] > 0

@@ -1,4 +1,4 @@
-"""The web application: pages, the play page, SVG cards and the JSON API, over SQLite."""
+"""The web application: pages, the play page, SVG cards and the JSON API, over the store."""
 
 from __future__ import annotations
 
