@@ -3,9 +3,10 @@
 The human is always South (seat 0). Every response is built from South's view
 (plus, for South's own turn, the reason each other card is refused), so no
 response can hold a card South cannot see. The AI's moves run in a process pool
-off the event loop. Each game has a version and the store writes only on the
-version read, so two concurrent actions for the same version apply exactly once,
-whichever server processes they reach.
+and the database calls in threads, both off the event loop (a commit waiting for
+the disk must not hold up other games' requests). Each game has a version and the
+store writes only on the version read, so two concurrent actions for the same
+version apply exactly once, whichever server processes they reach.
 """
 
 from __future__ import annotations
@@ -151,9 +152,9 @@ class Games:
         while len(self.cache) > CACHE_SIZE:
             self.cache.popitem(last=False)
 
-    def load(self, game_id: str, authorization: str | None) -> Live:
+    async def load(self, game_id: str, authorization: str | None) -> Live:
         """Return a game the bearer token opens (404 unknown, 401 no token, 403 wrong token)."""
-        row = self.store.get(game_id)
+        row = await asyncio.to_thread(self.store.get, game_id)
         if row is None:
             raise HTTPException(404, Msg("no such game"))
         if not authorization or not authorization.startswith("Bearer "):
@@ -210,7 +211,7 @@ class Games:
             rules.is_over(state),
             stamp,
         )
-        self.store.create(row)
+        await asyncio.to_thread(self.store.create, row)
         live = Live(row, state)
         self.remember(live)
         return live, token, events
@@ -249,7 +250,8 @@ class Games:
         state, more = apply_all(rules, state, ai, tr)
         actions = (*actions, *ai)
         over = rules.is_over(state)
-        if not self.store.update(row.id, row.version, actions, over, now()):
+        stored = asyncio.to_thread(self.store.update, row.id, row.version, actions, over, now())
+        if not await stored:
             raise HTTPException(409, Msg("the game changed meanwhile; reload it"))
         new_row = GameRow(
             row.id,
@@ -324,7 +326,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
     @router.get("/games/{game_id}", response_model=None)
     async def get_game(game_id: str, request: Request, authorization: Auth = None) -> JSONResponse:
         """Return the current version and your view."""
-        live = games(request).load(game_id, authorization)
+        live = await games(request).load(game_id, authorization)
         tr = translator(language(request))
         return reply({"version": live.row.version, "view": view_json(live, tr)})
 
@@ -336,7 +338,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         service = games(request)
         AI_MS.set(0.0)
         tr = translator(language(request))
-        live, events = await service.act(service.load(game_id, authorization), body, tr)
+        live, events = await service.act(await service.load(game_id, authorization), body, tr)
         return reply({"version": live.row.version, "events": events, "view": view_json(live, tr)})
 
     @router.get("/games/{game_id}/hint")
@@ -345,7 +347,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
     ) -> dict[str, Any]:
         """Return your legal actions ranked by the search, each with a value and a reason."""
         service = games(request)
-        live = service.load(game_id, authorization)
+        live = await service.load(game_id, authorization)
         if live.state.to_move != HUMAN:
             raise HTTPException(409, NOT_YOUR_TURN)
         loop = asyncio.get_running_loop()
@@ -361,7 +363,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         game_id: str, request: Request, authorization: Auth = None
     ) -> dict[str, Any]:
         """Return the deal record once the deal is over (409 before)."""
-        live = games(request).load(game_id, authorization)
+        live = await games(request).load(game_id, authorization)
         rules = game(live.row.game)
         if not rules.is_over(live.state):
             raise HTTPException(409, Msg("the deal is not over yet"))
