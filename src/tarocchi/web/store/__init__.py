@@ -19,8 +19,7 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -99,13 +98,19 @@ class Store:
     def __str__(self) -> str:
         return self.url.render_as_string(hide_password=True)
 
-    @contextmanager
-    def _transaction(self, **options: str) -> Iterator[sa.Connection]:
-        """One transaction; a database that is down, restarting or busy is StoreUnavailable
-        (the transaction is rolled back: nothing is half-written)."""
+    def _run(self, work: Callable[[sa.Connection], T], **options: str) -> T:
+        """Run work in one transaction (on PostgreSQL each call is one statement, committed
+        by itself) and return its result. A connection found dead, as after a database
+        restart, is replaced and the work tried once more (a write is conditional, so a
+        retry cannot apply it twice); a database down, restarting or busy is
+        StoreUnavailable, with nothing half-written."""
         try:
-            with self.engine.connect() as conn, conn.execution_options(**options).begin():
-                yield conn
+            try:
+                return self._once(work, options)
+            except exc.DBAPIError as e:
+                if not e.connection_invalidated:
+                    raise
+                return self._once(work, options)  # the pool has dropped its older connections
         except (exc.OperationalError, exc.InterfaceError, exc.TimeoutError) as e:
             raise StoreUnavailable(str(e).splitlines()[0]) from e
         except exc.DBAPIError as e:
@@ -113,8 +118,8 @@ class Store:
                 raise StoreUnavailable(str(e).splitlines()[0]) from e
             raise
 
-    def _run(self, work: Callable[[sa.Connection], T]) -> T:
-        with self._transaction() as conn:
+    def _once(self, work: Callable[[sa.Connection], T], options: dict[str, str]) -> T:
+        with self.engine.connect() as conn, conn.execution_options(**options).begin():
             return work(conn)
 
     def upgrade(self) -> str:
@@ -125,12 +130,15 @@ class Store:
 
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
-        # several processes starting at once: one migrates, the others then find it done
-        with self._transaction(**{sqlite.BEGIN_OPTION: "IMMEDIATE"}) as conn:
+
+        def migrate(conn: sa.Connection) -> None:
             if conn.dialect.name == "postgresql":
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(7020112)"))
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
+
+        # in one transaction that waits for any other process migrating the same database
+        self._run(migrate, **self._backend().MIGRATION)
         head = ScriptDirectory.from_config(config).get_current_head()
         assert head is not None
         return head

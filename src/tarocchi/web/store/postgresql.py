@@ -19,20 +19,28 @@ CHANNEL = "tarocchi_games"  # payload: "<game id>:<version>"
 CONNECT_TIMEOUT_S = 5
 STATEMENT_TIMEOUT_MS = 10_000  # a request never waits longer than this on the database
 RECONNECT_S = 0.5
+# every store call but a migration is one statement, atomic by itself: run in autocommit, it
+# costs one round trip instead of three (BEGIN, the statement, COMMIT)
+MIGRATION = {"isolation_level": "READ COMMITTED"}
 
 
 def engine(url: sa.URL, pool_size: int) -> sa.Engine:
-    """Return a pooled engine; each connection is checked before use, so the pool recovers
-    by itself once a restarted PostgreSQL is back."""
+    """Return a pooled engine in autocommit mode. A dead connection is found on use (the
+    store then retries once, and the pool replaces its older connections): no round trip
+    checks each connection beforehand."""
     return sa.create_engine(
         url.set(drivername="postgresql+psycopg"),
+        isolation_level="AUTOCOMMIT",
         pool_size=pool_size,
         max_overflow=pool_size,
         pool_timeout=CONNECT_TIMEOUT_S,
-        pool_pre_ping=True,
         connect_args={
             "connect_timeout": CONNECT_TIMEOUT_S,
-            "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
+            # a commit returns before its WAL reaches the disk (8 ms a commit here, p50), as
+            # SQLite's synchronous=NORMAL does: a crash of a server process or a restart of
+            # PostgreSQL loses nothing; a crash of the database's machine may lose the last
+            # fraction of a second, never half an action
+            "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c synchronous_commit=off",
         },
     )
 

@@ -14,6 +14,9 @@ from typing import Any
 import sqlalchemy as sa
 
 BEGIN_OPTION = "sqlite_begin"  # an execution option: DEFERRED (the default) or IMMEDIATE
+# a migration takes the write lock at once: processes upgrading one file together migrate
+# one after another instead of racing to create the same tables
+MIGRATION = {BEGIN_OPTION: "IMMEDIATE"}
 BUSY_TIMEOUT_MS = 5000  # how long a write waits for another process's write to finish
 
 
@@ -33,8 +36,6 @@ def engine(url: sa.URL) -> sa.Engine:
 
     @sa.event.listens_for(eng, "begin")
     def _begin(conn: sa.Connection) -> None:
-        # BEGIN IMMEDIATE takes the write lock at once: processes upgrading one file together
-        # migrate one after another instead of racing to create the same tables
         conn.exec_driver_sql(f"BEGIN {conn.get_execution_options().get(BEGIN_OPTION, '')}")
 
     return eng
