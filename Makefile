@@ -2,20 +2,29 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.stamp-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+SUM    := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+# serving needs the engine and the `web` extra only; the tests, the research adapters and
+# the browser tools come with `make test` (and `make check`, `make lint`)
+WEB    := $(VENV)/.stamp-web-$(SUM)
+STAMP  := $(VENV)/.stamp-all-$(SUM)
 
-.PHONY: serve test bench lint messages clean
+.PHONY: serve test check bench lint messages clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
+$(WEB): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install -q -e '.[web]'
+	rm -f $(VENV)/.stamp-web-*
+	touch $@
+
 $(STAMP): pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install -q -e '.[web,test,openspiel,pettingzoo]'
 	rm -f $(VENV)/.stamp-*
-	touch $@
+	touch $@ $(WEB)
 
-serve: $(STAMP)
+serve: $(WEB)
 	$(VENV)/bin/tarocchi serve
 
 lint: $(STAMP)
@@ -23,12 +32,25 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check src tests
 	$(VENV)/bin/mypy
 
+# The fast tier: lint, types, the rules, the views and the compiled path's differential
+# tests (no browser, no server, no long arenas).
+CHECK := tests/games tests/test_views_piedicavallo.py tests/bots/test_compiled_heuristic.py \
+	tests/bots/test_belief.py tests/bots/test_search.py::test_kernel_plays_exactly_like_the_rules
+check: lint
+	$(VENV)/bin/pytest -n 2 -m 'not slow' $(CHECK)
+
 # Browser tests drive Debian's Chromium (never `playwright install`: no browser downloads here),
 # with a system Devanagari font for the Hindi card faces (an SVG shown as an image cannot use
 # the site's web font; readers' systems have their own).
 CHROMIUM := /usr/bin/chromium
 DEVANAGARI := /usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf
 $(CHROMIUM) $(DEVANAGARI) &:
+	@if [ "$$(id -u)" != 0 ]; then \
+	  echo "make test needs Debian's chromium and fonts-lohit-deva, which are missing;" >&2; \
+	  echo "it installs them with apt-get, which needs root: run it as root once, or" >&2; \
+	  echo "  sudo apt-get install --no-install-recommends chromium fonts-lohit-deva" >&2; \
+	  exit 1; \
+	fi
 	apt-get update && apt-get install -y --no-install-recommends chromium fonts-lohit-deva
 
 # The store's and the API's tests also run on PostgreSQL: the suite starts a server of its own in
@@ -37,7 +59,9 @@ POSTGRESQL := /usr/lib/postgresql
 $(POSTGRESQL):
 	apt-get update && apt-get install -y --no-install-recommends postgresql
 
-test: lint | $(CHROMIUM) $(DEVANAGARI) $(POSTGRESQL)
+# the system packages come first: a machine that cannot install them says so at once
+test: | $(CHROMIUM) $(DEVANAGARI) $(POSTGRESQL)
+	$(MAKE) lint
 	$(VENV)/bin/pytest -n 2
 
 # After changing user-facing strings: extract them, merge them into every language's

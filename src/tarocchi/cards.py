@@ -13,13 +13,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from tarocchi.i18n import N_, Msg
+from tarocchi.i18n import SEATS as SEATS
 
 SWORDS, BATONS, CUPS, COINS, TRUMPS, FOOL = range(6)
 SUIT_CODES = ("SW", "BA", "CU", "CO")
 SUIT_NAMES_EN = (N_("Swords"), N_("Batons"), N_("Cups"), N_("Coins"), N_("Trumps"), N_("the Matto"))
 SUIT_NAMES_IT = ("Spade", "Bastoni", "Coppe", "Denari", "Trionfi", "il Matto")
 
-SEATS = (N_("South"), N_("East"), N_("North"), N_("West"))
 TEAMS = (N_("NS"), N_("EW"))
 
 
@@ -165,6 +165,24 @@ def suit_cards(
         name_en = f"{en.get(rank, rank)} of {SUIT_NAMES_EN[suit]}"
         name_it = f"{it.get(rank, rank)} di {SUIT_NAMES_IT[suit]}"
         rows.append((f"{code}-{rank}", name_en, name_it, suit, rank, strength, points))
+    return rows
+
+
+def tarot_suits(
+    long_pips: Sequence[str],
+    round_pips: Sequence[str],
+    court: Sequence[tuple[str, int]],
+    names: tuple[dict[str, str], dict[str, str]],
+) -> list[tuple[str, str, str, int, str, int, int]]:
+    """Build the rows of the four suits of a 62-card pack: the pips weakest first (Swords
+    and Batons long_pips, Cups and Coins round_pips), each worth 1, then the court cards
+    (rank, points) from the Jack up."""
+    rows = []
+    for suit in (SWORDS, BATONS, CUPS, COINS):
+        pips = long_pips if suit in (SWORDS, BATONS) else round_pips
+        ranks = [(r, i + 1, 1) for i, r in enumerate(pips)]
+        ranks += [(r, 7 + i, p) for i, (r, p) in enumerate(court)]
+        rows += suit_cards(suit, ranks, names)
     return rows
 
 

@@ -12,7 +12,6 @@ edit only the `.po` files; tests/i18n checks that they are complete and compiled
 from __future__ import annotations
 
 import copy
-import importlib
 import io
 import sys
 from datetime import UTC, datetime
@@ -23,7 +22,8 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from tarocchi.i18n import DEFAULT, DOMAIN, LANGUAGES, LOCALE_DIR
+from tarocchi.games import GAMES, pack_of
+from tarocchi.i18n import DEFAULT, DOMAIN, LANGUAGES, LOCALE_DIR, po_path
 from tarocchi.web.svg import CARD_LABEL, card_labels
 
 SOURCE = Path(__file__).parent
@@ -34,7 +34,6 @@ METHODS = [
 ]
 OPTIONS = {"web/templates/**.html": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}
 KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "Msg": None, "nmsg": (1, 2)}
-PACKS = ("tarocchi.packs.piemontese", "tarocchi.packs.bolognese", "tarocchi.packs.minchiate")
 CARD = "card"  # the message context of card names
 # gettext's Plural-Forms of each language, from CLDR's plural rules for whole numbers (our
 # counts), which tests/i18n checks against Babel's CLDR data; Babel's own table predates
@@ -57,10 +56,9 @@ def template() -> Catalog:
         SOURCE, METHODS, OPTIONS, KEYWORDS, strip_comment_tags=True
     ):
         pot.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
-    for module in PACKS:
-        pack = importlib.import_module(module).PACK
-        for card in pack.cards:
-            pot.add(card.name_en, None, [(f"{module}:{card.code}", 0)], context=CARD)
+    for entry in GAMES.values():
+        for card in pack_of(entry.name).cards:
+            pot.add(card.name_en, None, [(f"{entry.pack}:{card.code}", 0)], context=CARD)
     for label in sorted(card_labels()):
         pot.add(label, None, [("web/svg.py", 0)], context=CARD_LABEL)
     return pot
@@ -69,15 +67,10 @@ def template() -> Catalog:
 def italian_card_names() -> dict[str, str]:
     """Return the packs' Italian card names by English name."""
     names: dict[str, str] = {}
-    for module in PACKS:
-        for card in importlib.import_module(module).PACK.cards:
+    for name in GAMES:
+        for card in pack_of(name).cards:
             names[card.name_en] = card.name_it
     return names
-
-
-def po_path(lang: str) -> Path:
-    """Return the path of a language's .po file."""
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
 def update(lang: str, pot: Catalog) -> Catalog:

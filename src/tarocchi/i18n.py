@@ -20,10 +20,7 @@ import os
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from tarocchi.cards import Card
+from typing import Any, Protocol
 
 # code -> the language's own name, as the switcher shows it
 LANGUAGES: dict[str, str] = {
@@ -45,6 +42,19 @@ PSEUDO = "qps"
 def N_(message: str) -> str:
     """Mark a string for extraction; it is translated where it is shown."""
     return message
+
+
+# the seats' names, the messages every face shows (`tarocchi.cards` gives them to the rules)
+SEATS = (N_("South"), N_("East"), N_("North"), N_("West"))
+
+
+class Named(Protocol):
+    """What a translator needs of a card (`tarocchi.cards.Card`): its English name."""
+
+    @property
+    def name_en(self) -> str:
+        """The card's English name, the catalogs' key."""
+        ...
 
 
 class Msg(str):
@@ -169,14 +179,12 @@ class Translator:
         """Return the form of a message for the count n, by the language's plural rule."""
         return self.catalog.ngettext(singular, plural, n)
 
-    def card(self, card: Card) -> str:
+    def card(self, card: Named) -> str:
         """Return a card's name in this language."""
         return self.catalog.pgettext("card", card.name_en)
 
     def seat(self, seat: int) -> str:
         """Return a seat's name ("South"...) in this language."""
-        from tarocchi.cards import SEATS
-
         return self.gettext(SEATS[seat])
 
     def param(self, value: Any) -> Any:
@@ -249,3 +257,8 @@ def from_environment(environ: Mapping[str, str] | None = None) -> str:
             found = match(value.split(":"))
             return found or DEFAULT
     return DEFAULT
+
+
+def po_path(lang: str) -> Path:
+    """Return the path of a language's .po file (the catalog translators edit)."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"

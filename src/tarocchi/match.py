@@ -30,7 +30,7 @@ class Step:
 class DealLog:
     """A deal as it was played: the initial state, every action in order, who played."""
 
-    rules: TrickGame
+    rules: TrickGame[Any]
     seed: int
     initial: Any
     players: tuple[str, str, str, str]  # "human" or a bot name (with its level) per seat
@@ -48,7 +48,7 @@ def bot_seed(deal_seed: int, seat: int) -> int:
     return deal_seed * 8 + seat
 
 
-def advance(rules: TrickGame, state: Any, bots: Mapping[int, Bot]) -> Iterator[Step]:
+def advance(rules: TrickGame[Any], state: Any, bots: Mapping[int, Bot]) -> Iterator[Step]:
     """Let the bots act while one of them is to move; yield each step."""
     while state.to_move is not None and state.to_move in bots:
         seat = state.to_move

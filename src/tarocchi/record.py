@@ -91,7 +91,7 @@ def _field(record: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> A
     return value
 
 
-def replay(record: dict[str, Any]) -> tuple[TrickGame, Any]:
+def replay(record: dict[str, Any]) -> tuple[TrickGame[Any], Any]:
     """Re-play a record through the rules; return (rules, final state) or raise RecordError."""
     if record.get("format") != FORMAT:
         raise RecordError(f"not a tarocchi record (format must be {FORMAT!r})")

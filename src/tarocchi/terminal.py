@@ -45,17 +45,17 @@ def seat_label(seat: int, tr: Translator) -> str:
     return tr.gettext(role) % {"seat": tr.seat(seat)}
 
 
-def card_names(rules: TrickGame, cards: Iterable[int]) -> str:
+def card_names(rules: TrickGame[Any], cards: Iterable[int]) -> str:
     """Return the text codes of cards, space-separated."""
     return " ".join(rules.pack.codes[c] for c in cards) or "-"
 
 
-def sorted_cards(rules: TrickGame, mask: int) -> list[int]:
+def sorted_cards(rules: TrickGame[Any], mask: int) -> list[int]:
     """Return the cards of a mask in display order (trumps, suits, strongest first)."""
     return sorted(bits(mask), key=rules.pack.sort_key)
 
 
-def describe_hand(rules: TrickGame, mask: int, tr: Translator) -> str:
+def describe_hand(rules: TrickGame[Any], mask: int, tr: Translator) -> str:
     """Return a hand as one line per suit, strongest first."""
     pack = rules.pack
     lines = []
@@ -67,14 +67,16 @@ def describe_hand(rules: TrickGame, mask: int, tr: Translator) -> str:
     return "\n".join(lines) or "  " + tr.gettext("(no cards)")
 
 
-def describe_trick(rules: TrickGame, trick: tuple[tuple[int, int], ...], tr: Translator) -> str:
+def describe_trick(
+    rules: TrickGame[Any], trick: tuple[tuple[int, int], ...], tr: Translator
+) -> str:
     """Return who played what in a trick."""
     if not trick:
         return "  " + tr.gettext("(no card played yet)")
     return "\n".join(f"  {seat_label(s, tr):20} {rules.pack.codes[c]}" for s, c in trick)
 
 
-def describe_result(rules: TrickGame, result: Result, tr: Translator) -> str:
+def describe_result(rules: TrickGame[Any], result: Result, tr: Translator) -> str:
     """Return the end-of-deal summary: each team's cards and points, the breakdown, the winner."""
     _ = tr.gettext
     out = ["", _("=== End of the deal ===")]
@@ -103,7 +105,7 @@ def _num(x: float) -> str:
 class Narrator:
     """Tells the human what changed in their view since the last look."""
 
-    def __init__(self, rules: TrickGame, out: TextIO, tr: Translator) -> None:
+    def __init__(self, rules: TrickGame[Any], out: TextIO, tr: Translator) -> None:
         self.rules = rules
         self.out = out
         self.tr = tr
@@ -182,7 +184,7 @@ def play_terminal(
         narrator.catch_up(rules.view(state, HUMAN))
 
 
-def ask(rules: TrickGame, state: Any, v: View, inp: TextIO, narrator: Narrator) -> Any:
+def ask(rules: TrickGame[Any], state: Any, v: View, inp: TextIO, narrator: Narrator) -> Any:
     """Prompt until the human gives a legal action; return the state after it, or None on quit
     or end of input. A refused action is explained and changes nothing."""
     say = narrator.say
@@ -236,7 +238,7 @@ def ask(rules: TrickGame, state: Any, v: View, inp: TextIO, narrator: Narrator) 
                 say(_("Not allowed: %(reason)s.") % {"reason": tr.text(e.args[0])})
 
 
-def parse_choice(rules: TrickGame, v: View, text: str, tr: Translator) -> int | str:
+def parse_choice(rules: TrickGame[Any], v: View, text: str, tr: Translator) -> int | str:
     """Return the action meant by text (a code or a listed number), or the reason it is refused."""
     _ = tr.gettext
     if text.isdigit():
@@ -290,7 +292,7 @@ def describe_hints(v: View, tr: Translator) -> str:
     return "\n".join(lines)
 
 
-def describe_score(rules: TrickGame, v: View, tr: Translator) -> str:
+def describe_score(rules: TrickGame[Any], v: View, tr: Translator) -> str:
     """Return tricks won and points taken so far by each team, as far as South can see."""
     tricks = [0, 0]
     for w in v.winners:

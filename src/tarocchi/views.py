@@ -1,11 +1,12 @@
-"""The one view function: everything a seat may know about a deal, and nothing more.
+"""The one view function, and views in JSON: everything a seat may know, and nothing more.
 
 Bots, the terminal, the web page and the adapters see a deal only through
 `view(state, seat)`. A view holds the seat's own hand, the public history (every
 card played, by whom, and who won each trick), public announcements, cards known
 to be in other hands (declared or exposed), cards only this seat knows (its own
 discard), hand sizes, and the legal actions when it is this seat's turn. The
-result, with every pile, is public once the deal is over.
+result, with every pile, is public once the deal is over. The `View` itself is built by
+the rules (`TrickGame.view`, `tarocchi.games.base.View`); this module gives its forms.
 """
 
 from __future__ import annotations
@@ -15,102 +16,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tarocchi.cards import SEATS, TEAMS, Pack, bits, popcount
+from tarocchi.cards import SEATS, TEAMS, Pack, bits
 from tarocchi.games import game
 from tarocchi.games.base import Event, GameState, Result, Tally, TrickGame, exact
+from tarocchi.games.base import Trick as Trick  # the View and its parts, built by the rules
+from tarocchi.games.base import View as View
 from tarocchi.i18n import N_, Msg, Translator, nmsg, translator
-
-Trick = tuple[tuple[int, int], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class View:
-    """What one seat knows at one moment of a deal."""
-
-    game: str
-    seat: int
-    phase: str
-    dealer: int
-    to_move: int | None
-    hand: int  # mask of the seat's own cards
-    legal: tuple[int, ...]  # legal action ids; empty unless it is this seat's turn
-    hand_sizes: tuple[int, int, int, int]
-    leader: int  # who led (or leads) the current trick
-    trick: Trick  # (seat, card) of the current trick, in play order
-    tricks: tuple[Trick, ...]  # every finished trick
-    winners: tuple[int, ...]  # the winner of each finished trick
-    won: tuple[int, int]  # cards each team has visibly taken so far
-    events: tuple[Event, ...]  # public announcements, in order
-    shown: tuple[int, int, int, int]  # cards every seat knows are in each hand
-    private: int  # cards outside the hand that only this seat knows (its own discard)
-    result: Result | None  # the final result once the deal is over
-
-    @property
-    def rules(self) -> TrickGame:
-        """Return the rules object of this view's game."""
-        return game(self.game)
-
-    @property
-    def played(self) -> int:
-        """Return the mask of every card played to a trick so far."""
-        m = 0
-        for t in (*self.tricks, self.trick):
-            for _, c in t:
-                m |= 1 << c
-        return m
-
-    @property
-    def known(self) -> int:
-        """Return every card whose place this seat knows (hand, played, shown, private)."""
-        return (
-            self.hand
-            | self.played
-            | self.private
-            | _or(self.shown)
-            | _or(tuple(e.cards for e in self.events))
-        )
-
-
-def _or(masks: tuple[int, ...]) -> int:
-    m = 0
-    for x in masks:
-        m |= x
-    return m
-
 
 ENGLISH = translator("en")
 
 
 def view(state: GameState, seat: int) -> View:
     """Return what seat may know of state."""
-    rules = game(state.GAME)
-    over = state.to_move is None
-    hands = state.hands
-    my_turn = state.to_move == seat
-    return View(
-        game=rules.name,
-        seat=seat,
-        phase=rules.phase_name(state),
-        dealer=state.dealer,
-        to_move=state.to_move,
-        hand=hands[seat],
-        legal=tuple(rules.legal_actions(state)) if my_turn else (),
-        hand_sizes=(
-            popcount(hands[0]),
-            popcount(hands[1]),
-            popcount(hands[2]),
-            popcount(hands[3]),
-        ),
-        leader=state.leader,
-        trick=state.trick,
-        tricks=rules.finished_tricks(state),
-        winners=state.winners,
-        won=rules.public_piles(state),
-        events=rules.public_events(state),
-        shown=rules.shown_cards(state),
-        private=rules.private_cards(state, seat),
-        result=rules.result(state) if over else None,
-    )
+    return game(state.GAME).view(state, seat)
 
 
 def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
@@ -154,7 +72,7 @@ def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
     return out
 
 
-def detail_to_json(rules: TrickGame, hand: int, action: int, tr: Translator) -> dict[str, Any]:
+def detail_to_json(rules: TrickGame[Any], hand: int, action: int, tr: Translator) -> dict[str, Any]:
     """Return what an action that is not a card does, for a seat holding hand: its code, a
     sentence in tr's language, the codes of the cards involved and its points (or None)."""
     d = rules.action_detail(hand, action)
@@ -224,7 +142,7 @@ PLAYS = N_("%(seat)s plays %(card)s.")
 
 
 def trick_entry(
-    rules: TrickGame, index: int, trick: Trick, winner: int, tr: Translator
+    rules: TrickGame[Any], index: int, trick: Trick, winner: int, tr: Translator
 ) -> dict[str, Any]:
     """Return the history entry of a finished trick: its winner and what it adds to each
     team's running score, with a sentence saying so."""
@@ -257,7 +175,7 @@ def points_text(points: float) -> Msg:
 
 
 def step(
-    rules: TrickGame, state: GameState, action: int, seat: int, before: View, tr: Translator
+    rules: TrickGame[Any], state: GameState, action: int, seat: int, before: View, tr: Translator
 ) -> tuple[GameState, View, list[dict[str, Any]]]:
     """Apply an action; return the new state, seat's new view and what seat saw change. A card
     that was not played to a trick was laid aside face down: seat learns that (and which card,
@@ -300,7 +218,7 @@ TOLD_SIZE = 1024
 
 
 def history(
-    rules: TrickGame, seed: int, actions: Sequence[int], seat: int, tr: Translator
+    rules: TrickGame[Any], seed: int, actions: Sequence[int], seat: int, tr: Translator
 ) -> list[dict[str, Any]]:
     """Return everything seat saw happen in the deal of seed through actions, in play order:
     the entries of `changes` and `step`, built from seat's successive views only."""
@@ -332,7 +250,7 @@ def refusals(state: GameState, seat: int) -> dict[int, str]:
     return {c: rules.illegal_reason(state, c) for c in bits(state.hands[seat]) if c not in legal}
 
 
-def result_to_json(rules: TrickGame, r: Result, tr: Translator = ENGLISH) -> dict[str, Any]:
+def result_to_json(rules: TrickGame[Any], r: Result, tr: Translator = ENGLISH) -> dict[str, Any]:
     """Return a JSON-ready form of a result, its lines in tr's language."""
     out: dict[str, Any] = {
         "ns": r.ns,
@@ -359,8 +277,3 @@ def _plain(value: Any, tr: Translator) -> Any:
     if isinstance(value, Msg):
         return tr.text(value)
     return value
-
-
-def seat_name(seat: int) -> str:
-    """Return "South", "East", "North" or "West"."""
-    return SEATS[seat]

@@ -18,7 +18,7 @@ from tests.games.piedicavallo_helpers import play, table
 class Small(SearchBot):
     """A search bot with a small fixed budget (no clock), for reproducible hints."""
 
-    settings = Settings(playouts=150, seconds=60.0, eps=0.1)
+    settings = Settings(playouts=150, seconds=60.0)
 
 
 def midgame(name: str, seed: int, plays: int) -> Any:

@@ -1,10 +1,9 @@
 """The search bots and their playout kernels.
 
 The kernels are differential-tested against the rules on many seeded deals:
-at every step of a random deal the kernel offers exactly the rules' legal
-cards and reaches the same position, and every playout it plays (greedy,
-partly random, with either playout policy) is a legal sequence of actions that
-the rules score exactly as the kernel does.
+at every step of a random deal the kernel reaches the same position as the
+rules, and every playout it plays is a legal
+sequence of actions that the rules score exactly as the kernel does.
 """
 
 from __future__ import annotations
@@ -38,19 +37,16 @@ def to_play_phase(name: str, seed: int) -> Any:
 def test_kernel_plays_exactly_like_the_rules(name: str) -> None:
     rules = game(name)
     k = kernel(name)
-    assert k is not None
     for seed in range(120):
         rng = random.Random(seed)
         state = to_play_phase(name, seed)
         pos = k.from_state(state)
         step = 0
         while state.to_move is not None:
-            assert k.legal(pos) == rules.legal_mask(state)
             if step % 7 == 0:
-                # a greedy (or partly random) playout from here is legal and scored alike
+                # a playout from here is legal and scored alike
                 moves: list[int] = []
-                policy = k.COUNTING if seed % 3 == 0 else k.POLICY
-                value = k.playout(pos, rng, 0.3 * (seed % 2), moves, policy)
+                value = k.playout(pos, k.heuristic_players(view(state, state.to_move)), moves)
                 end, kend = state, pos
                 for action in moves:
                     end = rules.apply(end, action)
@@ -71,19 +67,13 @@ class Quick(SearchBot):
     settings = Settings(playouts=60, seconds=5.0)
 
 
-class QuickTree(SearchBot):
-    """The ISMCTS variant with a tiny budget."""
-
-    settings = Settings(playouts=60, seconds=5.0, algorithm="ismcts")
-
-
 class QuickInfer(SearchBot):
     """A tiny search over deals resampled by the plays so far."""
 
     settings = Settings(playouts=60, seconds=5.0, infer=2)
 
 
-@pytest.mark.parametrize("cls", [Quick, QuickTree, QuickInfer])
+@pytest.mark.parametrize("cls", [Quick, QuickInfer])
 @pytest.mark.parametrize("name", KERNEL_GAMES)
 def test_search_plays_legal_and_deterministic_deals(cls: type[SearchBot], name: str) -> None:
     rules = game(name)
@@ -139,7 +129,6 @@ def rules_legal(state: Any) -> list[int]:
 def test_equivalent_cards_are_interchangeable(name: str) -> None:
     rules = game(name)
     k = kernel(name)
-    assert k is not None
     pack = rules.pack
     merged = 0
     for seed in range(30):
@@ -173,7 +162,6 @@ def test_equivalent_merges_cards_in_sequence() -> None:
         state = rules.apply(state, rules.card_id(code))
     v = view(state, 0)
     k = kernel("piedicavallo")
-    assert k is not None
     classes = [[rules.card_code(a) for a in c] for c in equivalent(v, k.INTERCHANGEABLE)]
     assert ["SW-5", "SW-6", "SW-7"] in classes
     assert ["SW-9", "SW-10"] in classes

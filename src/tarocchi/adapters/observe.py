@@ -13,6 +13,8 @@ text holds only the present (hand, current trick, cards taken).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from tarocchi.cards import SEATS, Pack, bits
@@ -26,12 +28,12 @@ SEAT_PLANES = 3  # the dealer, the player to move, the trick's leader
 CARD_PLANES = 1 + 1 + 4 + 4 + 4 + 2
 
 
-def action_count(rules: TrickGame) -> int:
+def action_count(rules: TrickGame[Any]) -> int:
     """Return the number of distinct action ids (the cards, then the extra actions)."""
     return rules.pack.size + len(rules.extra_actions)
 
 
-def observation_size(rules: TrickGame) -> int:
+def observation_size(rules: TrickGame[Any]) -> int:
     """Return the length of a game's observation vector."""
     return _length(rules.pack.size)
 
@@ -66,7 +68,7 @@ def observation(view: View) -> np.ndarray:
     return out
 
 
-def dealing_observation(rules: TrickGame, seat: int) -> np.ndarray:
+def dealing_observation(rules: TrickGame[Any], seat: int) -> np.ndarray:
     """Return a seat's observation vector while the deal is being drawn (nothing seen)."""
     return _blank(rules.pack.size, seat, "dealing")
 

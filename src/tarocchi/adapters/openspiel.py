@@ -88,7 +88,7 @@ class _Deal:
 class TarocchiGame(pyspiel.Game):  # type: ignore[misc]
     """One of our games as a pyspiel game."""
 
-    def __init__(self, rules: TrickGame, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, rules: TrickGame[Any], params: dict[str, Any] | None = None) -> None:
         super().__init__(_game_type(rules), _game_info(rules), params or {})
         self.rules = rules
 
@@ -112,7 +112,7 @@ class TarocchiState(pyspiel.State):  # type: ignore[misc]
         self.deal = _Deal((), None, ())
 
     @property
-    def rules(self) -> TrickGame:
+    def rules(self) -> TrickGame[Any]:
         """Return our rules object."""
         return game(self.game_name)
 
@@ -271,7 +271,7 @@ def from_state(game_: pyspiel.Game, state: Any) -> TarocchiState:
     return out
 
 
-def _showing(rules: TrickGame, state: Any, shown: Sequence[Any]) -> int:
+def _showing(rules: TrickGame[Any], state: Any, shown: Sequence[Any]) -> int:
     """Return the declaration open in state after which the public events still agree
     with shown (IllegalAction if none: the sampled hand cannot make it)."""
     for a in rules.legal_actions(state):
@@ -282,7 +282,7 @@ def _showing(rules: TrickGame, state: Any, shown: Sequence[Any]) -> int:
     raise IllegalAction("no declaration of this hand shows the declared cards")
 
 
-def _pass(rules: TrickGame) -> int:
+def _pass(rules: TrickGame[Any]) -> int:
     """Return the game's action that declares nothing (only games with declarations get
     here: elsewhere every replayed action is legal)."""
     if rules.pass_action is None:
@@ -294,7 +294,7 @@ class Observer:
     """OpenSpiel's observer protocol over our views: `tensor`/`dict` and a string."""
 
     def __init__(
-        self, rules: TrickGame, iig_obs_type: pyspiel.IIGObservationType | None, params: Any
+        self, rules: TrickGame[Any], iig_obs_type: pyspiel.IIGObservationType | None, params: Any
     ) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
@@ -320,7 +320,7 @@ class Observer:
         return infostate_text(v) if self.recall else observation_text(v)
 
 
-def _game_type(rules: TrickGame) -> pyspiel.GameType:
+def _game_type(rules: TrickGame[Any]) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=short_name(rules.name),
         long_name=f"tarocchi {rules.title}",
@@ -339,7 +339,7 @@ def _game_type(rules: TrickGame) -> pyspiel.GameType:
     )
 
 
-def _game_info(rules: TrickGame) -> pyspiel.GameInfo:
+def _game_info(rules: TrickGame[Any]) -> pyspiel.GameInfo:
     size = rules.pack.size
     chance = 1 + (rules.cut_range is not None) + size
     # every card is played or discarded once; each seat declares at most once per extra
@@ -357,7 +357,7 @@ def _game_info(rules: TrickGame) -> pyspiel.GameInfo:
     )
 
 
-def _register(rules: TrickGame) -> type[TarocchiGame]:
+def _register(rules: TrickGame[Any]) -> type[TarocchiGame]:
     """Register one game with pyspiel; return its game class (pyspiel keeps the class:
     registering a function instead crashes the interpreter at exit)."""
 
@@ -369,7 +369,8 @@ def _register(rules: TrickGame) -> type[TarocchiGame]:
     return cls
 
 
-GAME_CLASSES = {name: _register(game(name)) for name in GAMES}
+for _name in GAMES:
+    _register(game(_name))
 
 
 # -- OpenSpiel's ISMCTS as an arena opponent --------------------------------------------
@@ -406,13 +407,12 @@ class ISMCTSBot(Bot):
 
     name = "openspiel-ismcts"
 
-    def __init__(self, rules: TrickGame, seed: int = 0) -> None:
+    def __init__(self, rules: TrickGame[Any], seed: int = 0) -> None:
         super().__init__(rules, seed)
         self.game = load(rules.name)
         # returns come in the game's unit: UCT's constant is half the margin that our own
         # kernels take as the usual range (114 points, 400 points, 6 resti)
         k = kernel(rules.name)
-        assert k is not None  # every game has one
         uct_c = 0.5 * k.SCALE
         self.search = TimedISMCTS(
             self.game, NORMAL[rules.name].seconds, self.rng.randrange(1 << 31), uct_c

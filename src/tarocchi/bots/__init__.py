@@ -4,14 +4,15 @@ and the levels players choose from, each played by one of them (`normal` is `sea
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from tarocchi.bots.base import Bot
+from tarocchi.games import info
 from tarocchi.games.base import TrickGame
 
-# name -> "module:Class"; the heuristic bot is per game, found by the game's name.
+# name -> "module:Class"; the heuristic bot is per game, named by the registry (`GameInfo`)
 BOTS = {
     "random": "tarocchi.bots.random:RandomBot",
-    "heuristic": "tarocchi.bots.heuristic.{game}:HeuristicBot",
     "easy": "tarocchi.bots.easy:EasyBot",
     "search": "tarocchi.bots.search:SearchBot",
     "hard": "tarocchi.bots.search:HardSearchBot",
@@ -30,13 +31,14 @@ LEVELS = {
 }
 
 
-def make_bot(name: str, rules: TrickGame, seed: int = 0) -> Bot:
+def make_bot(name: str, rules: TrickGame[Any], seed: int = 0) -> Bot:
     """Return a new bot of the given kind (a bot's name or a level's) for a game, seeded."""
     key = name.strip().lower()
+    kind = LEVELS.get(key, key)
     try:
-        target = BOTS[LEVELS.get(key, key)].format(game=rules.name)
+        target = info(rules.name).heuristic if kind == "heuristic" else BOTS[kind]
     except KeyError:
-        known = ", ".join(dict.fromkeys([*BOTS, *LEVELS]))
+        known = ", ".join(dict.fromkeys(["random", "heuristic", *BOTS, *LEVELS]))
         raise ValueError(f"unknown bot {name!r}; choose one of {known}") from None
     module, cls = target.split(":")
     try:

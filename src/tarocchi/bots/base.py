@@ -18,7 +18,7 @@ class Bot(ABC):
     name: ClassVar[str]
     sees_all: ClassVar[bool] = False  # only the analysis oracle is handed the full state
 
-    def __init__(self, rules: TrickGame, seed: int = 0) -> None:
+    def __init__(self, rules: TrickGame[Any], seed: int = 0) -> None:
         self.rules = rules
         self.rng = random.Random(seed)
 

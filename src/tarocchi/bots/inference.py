@@ -21,11 +21,6 @@ def partner(seat: int) -> int:
     return (seat + 2) & 3
 
 
-def is_partner(a: int, b: int) -> bool:
-    """Return True if seats a and b are on the same team."""
-    return (a ^ b) & 1 == 0
-
-
 def void_masks(view: View) -> tuple[int, int, int, int]:
     """Return, per seat, the cards it cannot hold because it failed to follow suit or to trump.
 
@@ -53,9 +48,3 @@ def void_masks(view: View) -> tuple[int, int, int, int]:
 def winning_play(view: View) -> tuple[int, int] | None:
     """Return (seat, card) of the play currently winning the trick, or None if none can win."""
     return view.rules.winning_play(view.trick)
-
-
-def points_in_trick(view: View) -> int:
-    """Return the card points of the cards in the current trick."""
-    pts = view.rules.pack.points
-    return sum(pts[c] for _, c in view.trick)

@@ -1,12 +1,12 @@
-"""A lean Minchiate trick-play kernel on raw ints: the search's positions and playouts.
+"""Minchiate's trick play on raw ints, for the search: its positions, playouts and scores.
 
-It plays the 21 tricks as `tarocchi.games.minchiate` does (rules §4-§5): follow
-suit, else trump, else any card, the Matto anywhere but under the King rule,
-which forces a King in the first trick of its suit once a trump has fallen; the
-winners score at once the counting cards their opponents played, through the
-resti ledger; at the end come the Matto's payback, the card points, captured
-versicole, cards over 42 and the last trick, and the ledger's rounding.
-tests/bots/test_search.py proves it on many seeded deals.
+Its playouts are played by the heuristic bot compiled
+(`tarocchi.bots.heuristic.compiled_minchiate`, on the two-word masks of
+`tarocchi.bots.compiled_minchiate`). `play` (the searched first move: the King rule,
+the winners scoring their opponents' counting cards at once through the resti ledger)
+and `outcome` (the Matto's payback, the card points, captured versicole, cards over 42,
+the last trick and the ledger's rounding) must agree with `tarocchi.games.minchiate`
+(rules §4-§5): tests/bots/test_search.py proves it on many seeded deals.
 
 The search maximises net resti with the points as the tie-break: a playout's
 margin is the net resti plus the raw point lead (every point scored in the
@@ -15,15 +15,11 @@ deal) over 60, which also smooths the resti's steps of 60 points.
 
 from __future__ import annotations
 
-import random
 from typing import NamedTuple
 
-from tarocchi.bots import compiled_minchiate
-from tarocchi.bots.heuristic.compiled_minchiate import Outcome as HeuristicOutcome
 from tarocchi.bots.heuristic.compiled_minchiate import Players
-from tarocchi.bots.kernel_common import Policy, beat_table, random_card
 from tarocchi.cards import BIT, popcount
-from tarocchi.games.base import Result
+from tarocchi.games.base import Result, beat_table, top_index
 from tarocchi.games.minchiate import (
     CAPTURE_POINTS,
     CARDS_PAR,
@@ -44,7 +40,6 @@ from tarocchi.views import View
 POINTS = PACK.points
 MATTO_BIT = BIT[MATTO]
 TRUMP_MASK = PACK.trump_mask
-NOT_MATTO = PACK.full_mask & ~MATTO_BIT
 # the points' weight: a raw lead of 120 points adds one to the margin of resti
 POINT_WEIGHT = 1 / 120
 SCALE = 6  # margins of a few resti are the usual range
@@ -58,10 +53,6 @@ INTERCHANGEABLE = (PACK.full_mask & ~TRUMP_MASK & ~KING_MASK & ~MATTO_BIT) | sum
 )
 
 BEAT = beat_table(PACK)
-POLICY = Policy(PACK, BEAT, POINTS)
-# the playout players who see only which cards are out (an experiment: see search.py)
-COUNTING = Policy(PACK, BEAT, POINTS, clairvoyant=False)
-COMPILED = compiled_minchiate.tables(PACK, BEAT, CAPTURE_POINTS, POLICY)
 
 
 class Pos(NamedTuple):
@@ -109,37 +100,6 @@ def rank_lines(lines: list[tuple[int, ...]], state: State) -> list[tuple[int, ..
     return lines
 
 
-def after_line(state: State, line: tuple[int, ...]) -> Pos:
-    """Return the kernel position after line (unused: there are no setup lines)."""
-    for action in line:
-        state = RULES.apply(state, action)
-    return from_state(state)
-
-
-def _legal(hand: int, trick: tuple[int, ...], led_before: int) -> int:
-    """Return the legal cards of hand in a trick (rules §4, the King rule included)."""
-    if not trick:
-        return hand
-    suit = LED_MASK[trick[0]] or (len(trick) > 1 and LED_MASK[trick[1]])
-    if not suit:
-        return hand
-    m = hand & suit
-    if m:
-        king = m & KING_MASK
-        if king and not led_before & suit:
-            for c in trick:
-                if TRUMP_MASK >> c & 1:
-                    return king
-        return m | hand & MATTO_BIT
-    m = hand & TRUMP_MASK
-    return m | hand & MATTO_BIT if m else hand
-
-
-def legal(pos: Pos) -> int:
-    """Return the legal cards of the player to move, as a mask."""
-    return _legal(pos.hands[pos.to_move], pos.trick, pos.led)
-
-
 def play(pos: Pos, card: int) -> Pos:
     """Return the position after the player to move plays card (assumed legal)."""
     hands, p, trick, piles, won, led, ledger, last = pos
@@ -150,11 +110,7 @@ def play(pos: Pos, card: int) -> Pos:
     if len(trick) < 4:
         return Pos(new_hands, (p + 1) & 3, trick, piles, won, led, ledger, last)
     first = (p + 1) & 3
-    top, top_i = -1, -1
-    for i, c in enumerate(trick):
-        if c != MATTO and (top < 0 or BEAT[top] >> c & 1):
-            top, top_i = c, i
-    winner = (first + top_i) & 3
+    winner = (first + top_index(trick, BEAT, MATTO)) & 3
     team = winner & 1
     pl = [piles[0], piles[1]]
     gained = 0
@@ -236,130 +192,12 @@ def value(pos: Pos) -> tuple[float, float]:
     return objective(rns, rew, raw)
 
 
-def playout(
-    pos: Pos,
-    rng: random.Random,
-    eps: float = 0.0,
-    moves: list[int] | None = None,
-    policy: Policy = POLICY,
-) -> tuple[float, float]:
-    """Play the deal to its end with the greedy policy (a random legal card with chance eps);
-    return each team's value. The cards played are appended to moves if given."""
-    h0, h1, h2, h3 = pos.hands
-    hands = [h0, h1, h2, h3]
-    p = pos.to_move
-    if p < 0:
-        return value(pos)
-    piles = [pos.piles[0], pos.piles[1]]
-    won = [pos.won[0], pos.won[1]]
-    diff, rns, rew = pos.ledger
-    led_before = pos.led
-    last = pos.last
-    rnd = rng.random
-    beat, led_of, capture = BEAT, LED_MASK, CAPTURE_POINTS
-    lead, follow = policy.lead, policy.follow
-    trump_mask, matto_bit, king_mask = TRUMP_MASK, MATTO_BIT, KING_MASK
-    # per trick: the card winning it and its seat, the led suit, whether a trump fell, the
-    # cards down by team (the Matto apart) and the counting points each team played
-    top, top_seat, led, trumped, n = -1, -1, 0, False, 0
-    down = [0, 0]
-    played_pts = [0, 0]
-    for c in pos.trick:
-        seat = (p - len(pos.trick) + n) & 3
-        n += 1
-        if c == MATTO:
-            piles[seat & 1] |= matto_bit
-            continue
-        down[seat & 1] |= BIT[c]
-        played_pts[seat & 1] += capture[c]
-        if not led:
-            led = led_of[c]
-        if trump_mask >> c & 1:
-            trumped = True
-        if top < 0 or beat[top] >> c & 1:
-            top, top_seat = c, seat
-    left = popcount(h0 | h1 | h2 | h3)
-    while left:
-        hand = hands[p]
-        if led:
-            m = hand & led
-            if m:
-                king = m & king_mask
-                if king and trumped and not led_before & led:
-                    legal_m = king  # rules §4: the King rule
-                else:
-                    legal_m = m | hand & matto_bit
-            else:
-                m = hand & trump_mask
-                legal_m = m | hand & matto_bit if m else hand
-        else:
-            legal_m = hand
-        if legal_m & (legal_m - 1) == 0:
-            card = legal_m.bit_length() - 1
-        elif eps and rnd() < eps:
-            card = random_card(legal_m, rnd())
-        elif top < 0:
-            card = lead(hands, p, legal_m)
-        else:
-            card = follow(hands, p, n, led, top, top_seat, legal_m)
-        hands[p] = hand ^ (1 << card)
-        left -= 1
-        if moves is not None:
-            moves.append(card)
-        if card == MATTO:
-            piles[p & 1] |= matto_bit  # rules §4: the Matto goes to its owner's team
-        else:
-            down[p & 1] |= 1 << card
-            played_pts[p & 1] += capture[card]
-            if not led:
-                led = led_of[card]
-            if trump_mask >> card & 1:
-                trumped = True
-            if top < 0 or beat[top] >> card & 1:
-                top, top_seat = card, p
-        if n < 3:
-            n += 1
-            p = (p + 1) & 3
-            continue
-        team = top_seat & 1
-        piles[team] |= down[0] | down[1]
-        gained = played_pts[1 - team]
-        if gained:
-            # rules §5: the winners score at once the counting cards of their opponents
-            diff, rns, rew = convert(diff, rns, rew, team, gained)
-        won[team] += 1
-        led_before |= led
-        last = p = top_seat
-        top, top_seat, led, trumped, n = -1, -1, 0, False, 0
-        down = [0, 0]
-        played_pts = [0, 0]
-    rns, rew, _, _, raw = outcome(piles, (diff, rns, rew), last)
-    return objective(rns, rew, raw)
-
-
-def seeded_playout(
-    pos: Pos,
-    seed: int,
-    eps: float = 0.0,
-    policy: Policy | Players = POLICY,
-    moves: list[int] | None = None,
-) -> tuple[float, float]:
-    """Play the deal to its end as `playout` does, compiled (`compiled_minchiate`): the same
-    players, with random moves (chance eps) fixed by the seed; or, given heuristic
-    `Players`, with the compiled heuristic players (who make no random moves). Return each
-    team's value; the cards played are appended to moves if given."""
+def playout(pos: Pos, players: Players, moves: list[int] | None = None) -> tuple[float, float]:
+    """Play the deal to its end with the compiled heuristic players; return each team's
+    value. The cards played are appended to moves if given."""
     if pos.to_move < 0:
         return value(pos)
-    out: compiled_minchiate.Outcome | HeuristicOutcome
-    if isinstance(policy, Players):
-        if eps:
-            raise ValueError("the heuristic players make no random moves (eps must be 0)")
-        out = policy.playout(pos, moves is not None)
-    else:
-        out = compiled_minchiate.playout(
-            COMPILED, policy is POLICY, pos.hands, pos.to_move, pos.trick, pos.piles, pos.won,
-            pos.led, pos.ledger, pos.last, eps, seed, moves is not None,
-        )  # fmt: skip
+    out = players.playout(pos, moves is not None)
     if moves is not None:
         moves.extend(out.moves)
     rns, rew, _, _, raw = outcome(out.piles, out.ledger, out.last)
@@ -368,11 +206,4 @@ def seeded_playout(
 
 def heuristic_players(view: View) -> Players:
     """Return the compiled heuristic players who know what the view's record shows."""
-    return Players(view, COMPILED)
-
-
-__all__ = ["Pos", "from_state", "legal", "play", "playout", "seeded_playout", "totals"]
-
-
-# the past plays replayed on a sampled deal (`tarocchi.bots.likelihood`)
-replay = compiled_minchiate.replay
+    return Players(view)

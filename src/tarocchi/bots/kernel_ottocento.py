@@ -1,33 +1,28 @@
-"""A lean Ottocento trick-play kernel on raw ints: the search's positions and playouts.
+"""Ottocento's trick play on raw ints, for the search: its positions, playouts and scores.
 
-It plays the trick phase as `tarocchi.games.ottocento` does (rules §3-§5),
-including each player's DECLARE or PASS at its first turn of trick 1 and the
-equal Moors (the last one played wins), and scores the end exactly: card
-points counted in pairs, captured combinations, declarations, the last trick,
-the discard with the dealer's team, the sweep and the Matto's settlement (with
-the rules' own combination tables). tests/bots/test_search.py proves it on many
-seeded deals. In a playout every player declares whatever it holds: a
-playout's players see every card, so a declaration hides nothing from them.
+A position holds what the end of the deal needs to be scored: the piles, each
+player's DECLARE or PASS at its first turn of trick 1, the Matto's fate, the last
+trick. Its playouts are played by the heuristic bot compiled
+(`tarocchi.bots.heuristic.compiled_ottocento`), which declares as the bot does.
+`play` (the searched first move, the equal Moors included: the last one played wins)
+and `score` (card points counted in pairs, captured combinations, declarations, the
+last trick, the discard, the sweep and the Matto's settlement) must agree with
+`tarocchi.games.ottocento` (rules §3-§5): tests/bots/test_search.py proves it on many
+seeded deals.
 """
 
 from __future__ import annotations
 
-import random
 from typing import NamedTuple
 
-from tarocchi.bots import compiled
 from tarocchi.bots.heuristic.compiled_ottocento import Players
-from tarocchi.bots.kernel_common import Policy, beat_table, random_card
 from tarocchi.cards import BIT, iter_bits, popcount
-from tarocchi.games.base import Result
+from tarocchi.games.base import Result, beat_table, top_index
 from tarocchi.games.ottocento import (
-    DECIDE_LEGAL,
     DECLARE,
     DECLARE_ACTION,
     LAST_TRICK_BONUS,
-    LED_MASK,
     NEUTRAL,
-    PASS_ACTION,
     PLAY,
     PROTECTED,
     RULES,
@@ -39,9 +34,7 @@ from tarocchi.games.ottocento_combos import combination_value
 from tarocchi.packs.bolognese import MATTO, MOORS_MASK, PACK
 from tarocchi.views import View
 
-POINTS = PACK.points
 MATTO_BIT = BIT[MATTO]
-TRUMP_MASK = PACK.trump_mask
 NOT_MATTO = PACK.full_mask & ~MATTO_BIT
 # the largest margin a deal can plausibly reach, to put margins on about [-1, 1]
 SCALE = 400
@@ -59,10 +52,6 @@ def _beat_table() -> tuple[int, ...]:
 
 
 BEAT = _beat_table()
-POLICY = Policy(PACK, BEAT, POINTS)
-# the playout players who see only which cards are out (an experiment: see search.py)
-COUNTING = Policy(PACK, BEAT, POINTS, clairvoyant=False)
-COMPILED = compiled.tables(PACK, BEAT, LED_MASK, POLICY)
 
 
 class Pos(NamedTuple):
@@ -151,28 +140,6 @@ def rank_lines(lines: list[tuple[int, ...]], state: State) -> list[tuple[int, ..
     return sorted(lines, key=score, reverse=True)
 
 
-def after_line(state: State, line: tuple[int, ...]) -> Pos:
-    """Return the kernel position after the dealer of a sampled deal discards line."""
-    for card in line:
-        state = RULES.apply(state, card)
-    return from_state(state)
-
-
-def legal(pos: Pos) -> int:
-    """Return the legal actions of the player to move, as a mask."""
-    if pos.deciding:
-        return DECIDE_LEGAL
-    trick = pos.trick
-    hand = pos.hands[pos.to_move]
-    if not trick:
-        return hand
-    led = LED_MASK[trick[0]] or (len(trick) > 1 and LED_MASK[trick[1]])
-    if not led:
-        return hand
-    m = hand & led or hand & TRUMP_MASK
-    return m | (hand & MATTO_BIT) if m else hand
-
-
 def play(pos: Pos, action: int) -> Pos:
     """Return the position after the player to move takes action (assumed legal)."""
     (hands, p, deciding, trick, piles, won, decided, declared, matto, last, dealer, discard) = pos
@@ -203,11 +170,7 @@ def play(pos: Pos, action: int) -> Pos:
             discard,
         )  # fmt: skip
     first = (p + 1) & 3
-    top, top_i = -1, -1
-    for i, c in enumerate(trick):
-        if c != MATTO and (top < 0 or BEAT[top] >> c & 1):
-            top, top_i = c, i
-    winner = (first + top_i) & 3
+    winner = (first + top_index(trick, BEAT, MATTO)) & 3
     real = 0
     for c in trick:
         real |= BIT[c]
@@ -279,153 +242,21 @@ def result_totals(result: Result) -> tuple[float, float]:
     return result.ns, result.ew
 
 
-def playout(
-    pos: Pos,
-    rng: random.Random,
-    eps: float = 0.0,
-    moves: list[int] | None = None,
-    policy: Policy = POLICY,
-) -> tuple[int, int]:
-    """Play the deal to its end with the greedy policy (a random legal card with chance eps;
-    every player declares what it holds); return the final (NS, EW) totals. The actions
-    taken are appended to moves if given."""
-    h0, h1, h2, h3 = pos.hands
-    hands = [h0, h1, h2, h3]
-    p = pos.to_move
-    if p < 0:
+def playout(pos: Pos, players: Players, moves: list[int] | None = None) -> tuple[int, int]:
+    """Play the deal to its end with the compiled heuristic players (who declare as the
+    heuristic bot does); return the final (NS, EW) totals. The actions taken are appended
+    to moves if given."""
+    if pos.to_move < 0:
         return totals(pos)
-    piles = [pos.piles[0], pos.piles[1]]
-    won = [pos.won[0], pos.won[1]]
-    declared = [pos.declared[0], pos.declared[1]]
-    decided = pos.decided
-    owner, taker = pos.matto
-    last = pos.last
-    rnd = rng.random
-    beat, led_of = BEAT, LED_MASK
-    lead, follow = policy.lead, policy.follow
-    trump_mask, matto_bit = TRUMP_MASK, MATTO_BIT
-    top, top_seat, led, n, cards = -1, -1, 0, 0, 0
-    for c in pos.trick:
-        seat = (p - len(pos.trick) + n) & 3
-        n += 1
-        cards |= BIT[c]
-        if c == MATTO:
-            continue
-        if not led:
-            led = led_of[c]
-        if top < 0 or beat[top] >> c & 1:
-            top, top_seat = c, seat
-    deciding = pos.deciding
-    left = popcount(h0 | h1 | h2 | h3)
-    while left:
-        hand = hands[p]
-        if deciding or (not won[0] + won[1] and not decided >> p & 1):
-            # rules §3: declare or pass at the first turn; a playout declares all it holds
-            value = combination_value(hand)
-            if value:
-                declared[p & 1] += value
-                if moves is not None:
-                    moves.append(DECLARE_ACTION)
-            decided |= 1 << p
-            deciding = False
-        if led:
-            m = hand & led or hand & trump_mask
-            legal_m = m | (hand & matto_bit) if m else hand
-        else:
-            legal_m = hand
-        if legal_m & (legal_m - 1) == 0:
-            card = legal_m.bit_length() - 1
-        elif eps and rnd() < eps:
-            card = random_card(legal_m, rnd())
-        elif top < 0:
-            card = lead(hands, p, legal_m)
-        else:
-            card = follow(hands, p, n, led, top, top_seat, legal_m)
-        hands[p] = hand ^ (1 << card)
-        left -= 1
-        if moves is not None:
-            moves.append(card)
-        cards |= 1 << card
-        if card == MATTO:
-            owner = p
-        else:
-            if not led:
-                led = led_of[card]
-            if top < 0 or beat[top] >> card & 1:
-                top, top_seat = card, p
-        if n < 3:
-            n += 1
-            p = (p + 1) & 3
-            continue
-        real = cards & ~matto_bit
-        piles[top_seat & 1] |= real
-        if real != cards:
-            piles[owner & 1] |= matto_bit
-            taker = top_seat
-        won[top_seat & 1] += 1
-        last = p = top_seat
-        top, top_seat, led, n, cards = -1, -1, 0, 0, 0
-    return score(piles, won[1], (owner, taker), last, declared, pos.dealer, pos.discard)
-
-
-def seeded_playout(
-    pos: Pos,
-    seed: int,
-    eps: float = 0.0,
-    policy: Policy | Players = POLICY,
-    moves: list[int] | None = None,
-) -> tuple[int, int]:
-    """Play the deal to its end as `playout` does, compiled (`tarocchi.bots.compiled`): the
-    same players and declarations, with random moves (chance eps) fixed by the seed; or,
-    given heuristic `Players`, with the compiled heuristic players (who make no random
-    moves and declare as the heuristic bot does). Return the final (NS, EW) totals; the
-    actions taken are appended to moves if given."""
-    p = pos.to_move
-    if p < 0:
-        return totals(pos)
-    if isinstance(policy, Players):
-        if eps:
-            raise ValueError("the heuristic players make no random moves (eps must be 0)")
-        h = policy.playout(pos, moves is not None)
-        if moves is not None:
-            moves.extend(h.moves)
-        return score(h.piles, h.won[1], h.matto, h.last, h.declared, pos.dealer, pos.discard)
-    declared = [pos.declared[0], pos.declared[1]]
-    declaring = 0  # rules §3: in trick 1 every seat yet to decide declares what it holds
-    if not pos.won[0] + pos.won[1]:
-        for s in range(4):
-            if not pos.decided >> s & 1:
-                value = combination_value(pos.hands[s])
-                if value:
-                    declared[s & 1] += value
-                    declaring |= 1 << s
-    out = compiled.playout(
-        COMPILED, policy is POLICY, pos.hands, p, pos.trick, pos.won, eps, seed,
-        moves is not None,
-    )  # fmt: skip
+    h = players.playout(pos, moves is not None)
     if moves is not None:
-        for i, card in enumerate(out.moves):
-            seat = (p + i) & 3
-            if i < 4 and declaring >> seat & 1:
-                moves.append(DECLARE_ACTION)  # before its first card (trick 1 only)
-            moves.append(card)
-    piles = [pos.piles[0] | out.piles[0], pos.piles[1] | out.piles[1]]
-    matto = pos.matto
-    if out.owner >= 0:
-        piles[out.owner & 1] |= MATTO_BIT  # rules §4: the Matto returns to its team
-        matto = (out.owner, out.taker)
-    return score(piles, out.won[1], matto, out.last, declared, pos.dealer, pos.discard)
+        moves.extend(h.moves)
+    return score(h.piles, h.won[1], h.matto, h.last, h.declared, pos.dealer, pos.discard)
 
 
 def heuristic_players(view: View) -> Players:
     """Return the compiled heuristic players who know what the view's history shows."""
     return Players(view)
 
-
-__all__ = ["PASS_ACTION", "Pos", "from_state", "legal", "play", "playout", "totals"]
-
-
-# the past plays replayed on a sampled deal (`tarocchi.bots.likelihood`)
-replay = compiled.replay
 
 value = totals  # a team's value at the end is its total

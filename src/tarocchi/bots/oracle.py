@@ -22,10 +22,8 @@ class OracleBot(SearchBot):
 
     name = "oracle"
     sees_all: ClassVar[bool] = True
-    # the normal level's heuristic players, whose playout of the true deal is the same
-    # every time: one playout for each legal action, all of them searched. Against the
-    # heuristic, 500 pairs: Piedicavallo +21.4 points per deal (the greedy players seeing
-    # every hand made +11.3), Ottocento +286.9 (+207.9), Minchiate +2.24 resti (+0.29)
+    # the heuristic players play the true deal the same way every time: one playout for
+    # each legal action, all of them searched
     settings: ClassVar[Settings | dict[str, Settings]] = {
         name: replace(cfg, playouts=1, min_samples=1, seconds=2.0, max_actions=0, confidence=0.0)
         for name, cfg in NORMAL.items()
@@ -45,7 +43,7 @@ class OracleBot(SearchBot):
     def evaluate_state(self, state: Any, v: View) -> dict[int, Stat] | None:
         """Return the search's statistics per legal action on the true deal, or None in a
         phase the kernel does not play."""
-        if self.kernel is None or v.phase != "play":
+        if v.phase != "play":
             return None
         return self.search(lambda: state, v, v.legal)
 

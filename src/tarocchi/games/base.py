@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import random
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS, Pack, bits
+from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS, Pack, bits, popcount
 from tarocchi.i18n import Msg
 
 CARDS_TAKEN = Msg("Cards taken")
@@ -118,6 +118,9 @@ class GameState(Protocol):
     def piles(self) -> tuple[int, int]: ...
 
 
+S = TypeVar("S", bound=GameState)  # a game's State
+
+
 def led_suit(trick: Sequence[tuple[int, int]], suit_of: Sequence[int]) -> int | None:
     """Return the suit of the first non-Matto card of a trick, or None (rules: a led Matto
     lets the next card set the suit)."""
@@ -128,21 +131,34 @@ def led_suit(trick: Sequence[tuple[int, int]], suit_of: Sequence[int]) -> int | 
     return None
 
 
-def follow_mask(hand: int, led: int | None, pack: Pack) -> int:
-    """Return the cards of hand that may be played: follow suit, else trump, else any;
-    the Matto is always allowed."""
-    if led is None:
-        return hand
-    m = hand & pack.suit_mask[led]
-    if not m:
-        m = hand & pack.trump_mask
-        if not m:
+def led_masks(pack: Pack) -> tuple[int, ...]:
+    """Return, per card, the mask of the suit it sets when it is the first card of a trick
+    other than the Matto (the Matto: 0)."""
+    return tuple(
+        0 if c == pack.matto else pack.suit_mask[pack.suit_of[c]] for c in range(pack.size)
+    )
+
+
+def follow_rule(pack: Pack) -> Callable[[int, Sequence[tuple[int, int]]], int]:
+    """Return play_mask(hand, trick) for a pack: the cards of hand that may be played to a
+    trick: follow suit, else trump, else any card; the Matto always; after a led Matto the
+    next card is free (Piedicavallo §3, Ottocento §4)."""
+    led_mask, trumps, matto_bit = led_masks(pack), pack.trump_mask, pack.matto_bit
+
+    def play_mask(hand: int, trick: Sequence[tuple[int, int]]) -> int:
+        if not trick:
             return hand
-    return m | (hand & pack.matto_bit)
+        led = led_mask[trick[0][1]] or (len(trick) > 1 and led_mask[trick[1][1]])
+        if not led:
+            return hand
+        m = hand & led or hand & trumps
+        return m | (hand & matto_bit) if m else hand
+
+    return play_mask
 
 
 def follow_reason(hand: int, led: int | None, card: int, pack: Pack) -> str:
-    """Explain why card may not follow (call only when it is not in follow_mask)."""
+    """Explain why card may not follow (call only when play_mask refuses it)."""
     if not (hand >> card) & 1:
         return Msg("%(card)s is not in your hand", card=pack.code(card))
     assert led is not None
@@ -163,6 +179,33 @@ def winning_play(trick: Sequence[tuple[int, int]], pack: Pack) -> tuple[int, int
         return None
     want = TRUMPS if any(suit_of[c] == TRUMPS for _, c in trick) else led
     return max(((s, c) for s, c in trick if suit_of[c] == want), key=lambda p: p[1])
+
+
+def beat_table(pack: Pack) -> tuple[int, ...]:
+    """Return, per card, the cards that beat it when it wins a trick: higher trumps, or
+    higher cards of its suit and every trump (the Matto: any other card)."""
+    out = []
+    not_matto = pack.full_mask & ~pack.matto_bit
+    for card in range(pack.size):
+        above = pack.full_mask & ~((2 << card) - 1)
+        suit = pack.suit_of[card]
+        if card == pack.matto:
+            out.append(not_matto)
+        elif suit == TRUMPS:
+            out.append(pack.trump_mask & above)
+        else:
+            out.append((pack.suit_mask[suit] & above) | pack.trump_mask)
+    return tuple(out)
+
+
+def top_index(cards: Sequence[int], beat: Sequence[int], matto: int) -> int:
+    """Return the index of the card winning a trick's cards by a beat table (`beat_table`:
+    what beats each card); the Matto never wins."""
+    top, top_i = -1, -1
+    for i, c in enumerate(cards):
+        if c != matto and (top < 0 or beat[top] >> c & 1):
+            top, top_i = c, i
+    return top_i
 
 
 def take_trick(
@@ -217,7 +260,7 @@ def deck_by_slots(hands: Sequence[int], dealer: int, slots: Sequence[int]) -> li
     return deck
 
 
-class TrickGame:
+class TrickGame(Generic[S]):
     """Shared behaviour of the three rules objects: codes, legal actions, views."""
 
     name: ClassVar[str]
@@ -254,7 +297,7 @@ class TrickGame:
         return self.pack.card_id(c)
 
     # -- the game protocol -----------------------------------------------------------
-    def deal(self, seed: int) -> Any:
+    def deal(self, seed: int) -> S:
         """Return the state after a seeded random deal; the first decision is pending."""
         return self.deal_outcomes(self.chance_outcomes(seed))
 
@@ -281,7 +324,7 @@ class TrickGame:
             return []
         return bits(self.pack.full_mask & ~sum(1 << c for c in drawn[head:]))
 
-    def deal_outcomes(self, outcomes: Sequence[int]) -> Any:
+    def deal_outcomes(self, outcomes: Sequence[int]) -> S:
         """Return the first decision of the deal these chance outcomes make (ValueError if
         they are not a complete deal)."""
         dealer, deck = outcomes[0], outcomes[1:]
@@ -290,49 +333,49 @@ class TrickGame:
         hands = hands_by_slots(deck, dealer, self.deal_slots)
         return self.start(hands, dealer)
 
-    def outcomes_of(self, state: Any) -> tuple[int, ...]:
+    def outcomes_of(self, state: S) -> tuple[int, ...]:
         """Return chance outcomes that deal exactly the hands of this state's deal (a state
         built from a sampled deal; the inverse of `deal_outcomes`)."""
         hands = self.dealt_hands(state)
         return (state.dealer, *deck_by_slots(hands, state.dealer, self.deal_slots))
 
-    def start(self, hands: tuple[int, int, int, int], dealer: int) -> Any:
+    def start(self, hands: tuple[int, int, int, int], dealer: int) -> S:
         """Return the first decision for explicit hands (games dealt by slots)."""
         raise NotImplementedError
 
-    def discards(self, state: Any, seat: int) -> int:
+    def discards(self, state: S, seat: int) -> int:
         """Return the cards seat has laid aside in the discard (hidden from the others)."""
         return 0
 
-    def legal_mask(self, state: Any) -> int:
+    def legal_mask(self, state: S) -> int:
         """Return the legal card actions as a mask (the hot path of playouts)."""
         raise NotImplementedError
 
-    def legal_actions(self, state: Any) -> list[int]:
+    def legal_actions(self, state: S) -> list[int]:
         """Return the legal action ids, ascending."""
         return bits(self.legal_mask(state))
 
-    def apply(self, state: Any, action: int) -> Any:
+    def apply(self, state: S, action: int) -> S:
         """Return the state after the player to move takes action (IllegalAction if not)."""
         raise NotImplementedError
 
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: S) -> bool:
         """Return True when the deal is finished."""
         return state.to_move is None
 
-    def result(self, state: Any) -> Result:
+    def result(self, state: S) -> Result:
         """Return the final result of a finished deal."""
         raise NotImplementedError
 
-    def public_events(self, state: Any) -> tuple[Event, ...]:
+    def public_events(self, state: S) -> tuple[Event, ...]:
         """Return the public announcements so far, in order."""
         return ()
 
-    def shown_cards(self, state: Any) -> tuple[int, int, int, int]:
+    def shown_cards(self, state: S) -> tuple[int, int, int, int]:
         """Return, per seat, cards every seat knows are in that hand (declared, exposed)."""
         return (0, 0, 0, 0)
 
-    def dealt_hands(self, state: Any) -> tuple[int, ...]:
+    def dealt_hands(self, state: S) -> tuple[int, ...]:
         """Return the hands as dealt: each seat's hand now, its discards and its plays."""
         hands = [state.hands[s] | self.discards(state, s) for s in range(4)]
         for trick in (*state.tricks, state.trick):
@@ -340,24 +383,24 @@ class TrickGame:
                 hands[seat] |= 1 << card
         return tuple(hands)
 
-    def deal_fields(self, state: Any) -> dict[str, Any]:
+    def deal_fields(self, state: S) -> dict[str, object]:
         """Return further public facts of the deal for records (Minchiate: cut, Fola...)."""
         return {}
 
-    def finished_tricks(self, state: Any) -> tuple[tuple[tuple[int, int], ...], ...]:
+    def finished_tricks(self, state: S) -> tuple[tuple[tuple[int, int], ...], ...]:
         """Return every finished trick as (seat, card) plays."""
         return tuple(state.tricks)
 
-    def public_piles(self, state: Any) -> tuple[int, int]:
+    def public_piles(self, state: S) -> tuple[int, int]:
         """Return the cards each team has visibly taken so far."""
         ns, ew = state.piles
         return ns, ew
 
-    def private_cards(self, state: Any, seat: int) -> int:
+    def private_cards(self, state: S, seat: int) -> int:
         """Return cards outside seat's hand that seat alone knows: its own discards."""
         return self.discards(state, seat)
 
-    def phase_name(self, state: Any) -> str:
+    def phase_name(self, state: S) -> str:
         """Return the name of the current phase ("discard", "play", "over"...)."""
         raise NotImplementedError
 
@@ -365,11 +408,9 @@ class TrickGame:
         """Return the (seat, card) winning a (partial) trick so far, or None."""
         return winning_play(trick, self.pack)
 
-    def view(self, state: Any, seat: int) -> Any:
-        """Return everything seat may know (see tarocchi.views)."""
-        from tarocchi.views import view  # views sit below the rules layer
-
-        return view(state, seat)
+    def view(self, state: S, seat: int) -> View:
+        """Return everything seat may know (see `View`)."""
+        return view_of(self, state, seat)
 
     # -- the running score ---------------------------------------------------------------
     how: ClassVar[str] = ""  # how the running score is counted, for players
@@ -401,13 +442,107 @@ class TrickGame:
         """Return the value of the combinations in a set of cards."""
         raise NotImplementedError(f"{self.name} has no combinations")
 
-    def check_action(self, state: Any, action: int) -> None:
+    def check_action(self, state: S, action: int) -> None:
         """Raise IllegalAction with the rule's reason unless action is legal now."""
         if state.to_move is None:
             raise IllegalAction(Msg("the deal is over"))
         if action not in self.legal_actions(state):
             raise IllegalAction(self.illegal_reason(state, action))
 
-    def illegal_reason(self, state: Any, action: int) -> str:
+    def illegal_reason(self, state: S, action: int) -> str:
         """Explain why an action is illegal in state."""
         raise NotImplementedError
+
+
+# -- views --------------------------------------------------------------------------
+# Bots, the terminal, the web page and the adapters see a deal only through a seat's view:
+# its own hand, the public history (every card played, by whom, and who won each trick),
+# public announcements, cards known to be in other hands (declared or exposed), cards only
+# this seat knows (its own discard), hand sizes, and the legal actions when it is this
+# seat's turn. The result, with every pile, is public once the deal is over.
+
+
+Trick = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat knows at one moment of a deal."""
+
+    game: str
+    seat: int
+    phase: str
+    dealer: int
+    to_move: int | None
+    hand: int  # mask of the seat's own cards
+    legal: tuple[int, ...]  # legal action ids; empty unless it is this seat's turn
+    hand_sizes: tuple[int, int, int, int]
+    leader: int  # who led (or leads) the current trick
+    trick: Trick  # (seat, card) of the current trick, in play order
+    tricks: tuple[Trick, ...]  # every finished trick
+    winners: tuple[int, ...]  # the winner of each finished trick
+    won: tuple[int, int]  # cards each team has visibly taken so far
+    events: tuple[Event, ...]  # public announcements, in order
+    shown: tuple[int, int, int, int]  # cards every seat knows are in each hand
+    private: int  # cards outside the hand that only this seat knows (its own discard)
+    result: Result | None  # the final result once the deal is over
+    rules: TrickGame[Any] = field(compare=False, repr=False)  # the rules of this view's game
+
+    @property
+    def played(self) -> int:
+        """Return the mask of every card played to a trick so far."""
+        m = 0
+        for t in (*self.tricks, self.trick):
+            for _, c in t:
+                m |= 1 << c
+        return m
+
+    @property
+    def known(self) -> int:
+        """Return every card whose place this seat knows (hand, played, shown, private)."""
+        return (
+            self.hand
+            | self.played
+            | self.private
+            | _or(self.shown)
+            | _or(tuple(e.cards for e in self.events))
+        )
+
+
+def _or(masks: tuple[int, ...]) -> int:
+    m = 0
+    for x in masks:
+        m |= x
+    return m
+
+
+def view_of(rules: TrickGame[S], state: S, seat: int) -> View:
+    """Return what seat may know of state (`tarocchi.views.view`, `TrickGame.view`)."""
+    over = state.to_move is None
+    hands = state.hands
+    my_turn = state.to_move == seat
+    return View(
+        game=rules.name,
+        seat=seat,
+        phase=rules.phase_name(state),
+        dealer=state.dealer,
+        to_move=state.to_move,
+        hand=hands[seat],
+        legal=tuple(rules.legal_actions(state)) if my_turn else (),
+        hand_sizes=(
+            popcount(hands[0]),
+            popcount(hands[1]),
+            popcount(hands[2]),
+            popcount(hands[3]),
+        ),
+        leader=state.leader,
+        trick=state.trick,
+        tricks=rules.finished_tricks(state),
+        winners=state.winners,
+        won=rules.public_piles(state),
+        events=rules.public_events(state),
+        shown=rules.shown_cards(state),
+        private=rules.private_cards(state, seat),
+        result=rules.result(state) if over else None,
+        rules=rules,
+    )

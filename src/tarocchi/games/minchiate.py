@@ -36,6 +36,7 @@ from tarocchi.games.base import (
     Tally,
     TrickGame,
     follow_reason,
+    led_masks,
     led_suit,
     shuffled_deal,
     winner_of,
@@ -59,7 +60,6 @@ DISCARD, DECLARE, PLAY, OVER = range(4)
 PHASE_NAMES = ("discard", "declare", "play", "over")
 TRICKS = 21
 HAND_SIZE = 21
-FOLA_SIZE = 13
 ROB_LIMIT = 13  # rules §2.2 [I1]: the cutter robs at most 13 cards
 FIRST_PACKET, SECOND_PACKET = 10, 11
 LAST_TRICK_BONUS = 10
@@ -83,7 +83,7 @@ ROBBABLE = COUNTING | mask_of(trump(n) for n in range(21, 41))
 # rules §2.5: only zero-point cards other than T29 may be discarded
 DISCARDABLE = PACK.full_mask & ~SPECIAL
 # the mask of the suit a card sets when it is the first non-Matto card of a trick
-LED_MASK = tuple(0 if c == MATTO else PACK.suit_mask[PACK.suit_of[c]] for c in range(N_CARDS))
+LED_MASK = led_masks(PACK)
 POINTS = PACK.points
 TEN_POINTS = mask_of(c for c in range(N_CARDS) if POINTS[c] == 10)
 FIVE_POINTS = mask_of(c for c in range(N_CARDS) if POINTS[c] == 5)
@@ -368,7 +368,7 @@ def ledger_text(score: Score, before: Ledger, after: Ledger) -> str:
     return sentences(scored, ledger)
 
 
-class Minchiate(TrickGame):
+class Minchiate(TrickGame[State]):
     """The stateless rules object of Minchiate."""
 
     name = "minchiate"

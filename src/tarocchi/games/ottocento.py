@@ -33,6 +33,8 @@ from tarocchi.games.base import (
     TrickGame,
     exact,
     follow_reason,
+    follow_rule,
+    led_masks,
     led_suit,
     take_trick,
     winner_of,
@@ -85,7 +87,7 @@ MOOR_LAST = MOOR1 + 3
 # rules §2: Kings, ANGEL, WORLD, BEGATO and the Matto (the 5-point cards) stay in hand
 PROTECTED = PACK.king_mask | BIT[ANGEL] | BIT[WORLD] | BIT[BEGATO] | MATTO_BIT
 # the mask of the suit a card sets when it is the first non-Matto card of a trick
-LED_MASK = tuple(0 if c == MATTO else PACK.suit_mask[PACK.suit_of[c]] for c in range(PACK.size))
+LED_MASK = led_masks(PACK)
 # cards that belong to no combination family: moving them never changes a combination
 FAMILIES = CONTATORI | HEAD | BIT[ANGEL] | NUMBERED_MASK | MOORS_MASK | ACES_MASK
 FAMILIES |= TAROCCHI_MASK | KINGS_MASK | QUEENS_MASK | KNIGHTS_MASK | JACKS_MASK
@@ -107,16 +109,7 @@ _A0, _A1, _A2, _A3 = (_chunk(10 * k, 10) for k in range(4))
 _A4, _A5 = _chunk(40, 11), _chunk(51, 13)
 
 
-def play_mask(hand: int, trick: tuple[tuple[int, int], ...]) -> int:
-    """Return the cards of hand that may be played to trick (rules §4: follow suit, else
-    trump, else any card; the Matto always; after a led Matto the next card is free)."""
-    if not trick:
-        return hand
-    led = LED_MASK[trick[0][1]] or (len(trick) > 1 and LED_MASK[trick[1][1]])
-    if not led:
-        return hand
-    m = hand & led or hand & TRUMP_MASK
-    return m | (hand & MATTO_BIT) if m else hand
+play_mask = follow_rule(PACK)  # rules §4
 
 
 def trick_winner_index(cards: Sequence[int]) -> int:
@@ -211,7 +204,7 @@ def settle_matto(owner: int, other: int) -> int:
     return best
 
 
-class Ottocento(TrickGame):
+class Ottocento(TrickGame[State]):
     """The stateless rules object of Ottocento."""
 
     name = "ottocento"

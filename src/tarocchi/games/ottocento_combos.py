@@ -3,8 +3,9 @@
 Two views of the same rules, tested against each other and against a literal
 reading of the spec (tests/games/reference_ottocento.py):
 
-- `combination_value(mask)`: the value only, from tables built at import (the
-  hot path: every declaration, every end of deal, the Matto settlement);
+- `combination_value(mask)`: the value only, from tables built at import, compiled (the
+  hot path: every declaration, every end of deal, the Matto settlement, and the compiled
+  players' judgement);
 - `analyse(mask)`: the value with every scored combination and its cards, for
   declarations (the cards they reveal) and for the result's breakdown.
 
@@ -20,7 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+import numpy as np
+from numba import njit
+
 from tarocchi.cards import BIT, iter_bits, mask_of
+from tarocchi.compiled import n_cards
 from tarocchi.i18n import N_, Msg, joined
 from tarocchi.packs.bolognese import (
     ANGEL,
@@ -66,12 +71,6 @@ BLOCK = 10  # each suit is a block of 10 ids
 def sequence_points(length: int) -> int:
     """Return the value of a sequence of the given length (rules §3: 10 + 5 per card over 3)."""
     return 10 + 5 * (length - 3) if length >= 3 else 0
-
-
-def set_points(family: int, count: int) -> int:
-    """Return the value of `count` real cards of set family `family` (index into SETS)."""
-    _, _, v3, v4 = SETS[family]
-    return v4 if count >= 4 else v3 if count == 3 else 0
 
 
 def suit_length(king: bool, figures: int, ace: bool, c: int) -> int:
@@ -181,11 +180,6 @@ def _set_table(v3: int, v4: int) -> tuple[int, ...]:
     return (0, 0, 0, _encode(v3), _encode(v4))
 
 
-_TAROCCHI_T, _KINGS_T, _QUEENS_T, _KNIGHTS_T, _JACKS_T = (
-    _set_table(v3, v4) for _, _, v3, v4 in SETS
-)
-
-
 def _suit_table(suit: int, c: int) -> tuple[int, ...]:
     """Return the encoded value of a suit sequence for every 10-bit pattern of the suit."""
     base = suit * BLOCK
@@ -213,40 +207,47 @@ _HEAD_LEN = tuple(
 )
 
 
+# the tables as arrays for the compiled value
+_SET_MASKS = np.array([m for _, m, _, _ in SETS], dtype=np.int64)
+_SET_T = np.array([_set_table(v3, v4) for _, _, v3, v4 in SETS], dtype=np.int64)
+_LONG_A = np.array(_LONG, dtype=np.int64)
+_ROUND_A = np.array(_ROUND, dtype=np.int64)
+_GROUP_A = np.array(_GROUP, dtype=np.int64)
+_HEAD_LEN_A = np.array(_HEAD_LEN, dtype=np.int64)
+_NATURAL_A = np.array([t[0] for t in _NATURAL], dtype=np.int64)
+_SUBSTITUTED_A = np.array([t[0] for t in _SUBSTITUTED], dtype=np.int64)
+
+
+@njit(cache=True)
 def combination_value(m: int) -> int:
-    """Return the value of the combinations in card mask m (rules §3)."""
+    """Return the value of the combinations in card mask m (rules §3); compiled, so that
+    the rules and the compiled players share it."""
     c = (m >> BEGATO & 1) + (m >> MATTO & 1)
-    s = (
-        _TAROCCHI_T[(m & TAROCCHI_MASK).bit_count()]
-        + _KINGS_T[(m & KINGS_MASK).bit_count()]
-        + _QUEENS_T[(m & QUEENS_MASK).bit_count()]
-        + _KNIGHTS_T[(m & KNIGHTS_MASK).bit_count()]
-        + _JACKS_T[(m & JACKS_MASK).bit_count()]
-    )
-    long, round_ = _LONG[c], _ROUND[c]
-    group = _GROUP[c]
+    s = 0
+    for f in range(5):
+        s += _SET_T[f, n_cards(m & _SET_MASKS[f])]
     q = (
-        long[m & 1023]
-        + long[m >> 10 & 1023]
-        + round_[m >> 20 & 1023]
-        + round_[m >> 30 & 1023]
-        + group[(m & ACES_MASK).bit_count()]
-        + group[(m & MOORS_MASK).bit_count()]
+        _LONG_A[c, m & 1023]
+        + _LONG_A[c, m >> 10 & 1023]
+        + _ROUND_A[c, m >> 20 & 1023]
+        + _ROUND_A[c, m >> 30 & 1023]
+        + _GROUP_A[c, n_cards(m & ACES_MASK)]
+        + _GROUP_A[c, n_cards(m & MOORS_MASK)]
     )
     if m >> ANGEL & 1:
-        h = (m & HEAD).bit_count()
-        head = _HEAD_LEN[c][h]
+        h = n_cards(m & HEAD)
+        head = _HEAD_LEN_A[c, h]
         if head:
             pattern = m >> T5 & RUN_FULL
-            run = _NATURAL[c][0][pattern] if h >= 2 else _SUBSTITUTED[c - 1][0][pattern]
+            run = _NATURAL_A[c, pattern] if h >= 2 else _SUBSTITUTED_A[c - 1, pattern]
             length = head + (run & 31)
             if run & 32:
-                length += (m & MOORS_MASK).bit_count()
+                length += n_cards(m & MOORS_MASK)
             q += (10 + 5 * (length - 3)) * 8 + 1
     # rules §3: three or more different sets double the sets; separately the sequences
-    a = s >> 3 << ((s & 7) >= 3)
-    b = q >> 3 << ((q & 7) >= 3)
-    return a + b
+    a = (s >> 3) << (1 if (s & 7) >= 3 else 0)
+    b = (q >> 3) << (1 if (q & 7) >= 3 else 0)
+    return a + b  # type: ignore[no-any-return]
 
 
 class Combo(NamedTuple):

@@ -22,6 +22,8 @@ from tarocchi.games.base import (
     ScoreLine,
     TrickGame,
     follow_reason,
+    follow_rule,
+    led_masks,
     led_suit,
     take_trick,
     winner_of,
@@ -43,19 +45,10 @@ PROTECTED = PACK.king_mask | (1 << T1) | (1 << T21) | MATTO_BIT
 DISCARDABLE_SUIT = SUIT_CARDS & ~PACK.king_mask
 DISCARDABLE_TRUMPS = TRUMP_MASK & ~PROTECTED
 # the mask of the suit a card sets when it is the first non-Matto card of a trick
-LED_MASK = tuple(0 if c == MATTO else PACK.suit_mask[PACK.suit_of[c]] for c in range(PACK.size))
+LED_MASK = led_masks(PACK)
 
 
-def play_mask(hand: int, trick: tuple[tuple[int, int], ...]) -> int:
-    """Return the cards of hand that may be played to trick (rules §3: follow suit, else
-    trump, else any card; the Matto always; after a led Matto the next card is free)."""
-    if not trick:
-        return hand
-    led = LED_MASK[trick[0][1]] or (len(trick) > 1 and LED_MASK[trick[1][1]])
-    if not led:
-        return hand
-    m = hand & led or hand & TRUMP_MASK
-    return m | (hand & MATTO_BIT) if m else hand
+play_mask = follow_rule(PACK)  # rules §3
 
 
 class Fields(NamedTuple):
@@ -139,7 +132,7 @@ def discard_reason(hand: int, discard: int) -> str:
     )
 
 
-class Piedicavallo(TrickGame):
+class Piedicavallo(TrickGame[State]):
     """The stateless rules object of Piedicavallo Tarocchi."""
 
     name = "piedicavallo"

@@ -38,7 +38,7 @@ from tarocchi.cards import (
     TRUMPS,
     build_pack,
     mask_of,
-    suit_cards,
+    tarot_suits,
 )
 
 # rules §1: Swords and Batons run 10 high, Cups and Coins run the ace high, pips reversed.
@@ -64,12 +64,7 @@ NUMBERED = (
 
 
 def _rows() -> list[tuple[str, str, str, int, str, int, int]]:
-    rows = []
-    for suit in (SWORDS, BATONS, CUPS, COINS):
-        pips = LONG_PIPS if suit in (SWORDS, BATONS) else ROUND_PIPS
-        ranks = [(r, i + 1, 1) for i, r in enumerate(pips)]
-        ranks += [(r, 7 + i, p) for i, (r, p) in enumerate(COURT)]
-        rows += suit_cards(suit, ranks, (RANK_NAMES_EN, RANK_NAMES_IT))
+    rows = tarot_suits(LONG_PIPS, ROUND_PIPS, COURT, (RANK_NAMES_EN, RANK_NAMES_IT))
     rows.append(("BEGATO", "The Magician (Bégato)", "Il Bagatto", TRUMPS, "BEGATO", 0, 5))
     for k in range(1, 5):
         rows.append((f"MOOR{k}", f"Moor {k}", f"Moro {k}", TRUMPS, f"MOOR{k}", 1, 1))
@@ -97,13 +92,6 @@ MATTO = PACK.matto
 
 MOORS_MASK = mask_of(range(MOOR1, MOOR1 + 4))
 NUMBERED_MASK = mask_of(range(T5, T16 + 1))
-
-
-def trump_id(n: int) -> int:
-    """Return the id of numbered trump Tn (5 <= n <= 16)."""
-    if not 5 <= n <= 16:
-        raise ValueError(f"the Bolognese pack has no T{n}")
-    return T5 + n - 5
 
 
 def suit_card(suit: int, rank: str) -> int:

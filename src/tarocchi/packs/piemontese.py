@@ -15,18 +15,7 @@ T1 and T21 5, T2..T20 1; the Matto 5. The pack totals 114.
 
 from __future__ import annotations
 
-from tarocchi.cards import (
-    BATONS,
-    COINS,
-    CUPS,
-    FOOL,
-    RANK_NAMES_EN,
-    RANK_NAMES_IT,
-    SWORDS,
-    TRUMPS,
-    build_pack,
-    suit_cards,
-)
+from tarocchi.cards import FOOL, RANK_NAMES_EN, RANK_NAMES_IT, TRUMPS, build_pack, tarot_suits
 
 # rules §1: long suits drop A-4, round suits drop 7-10; the ace ranks above the 2.
 LONG_RANKS = ["5", "6", "7", "8", "9", "10"]
@@ -61,12 +50,7 @@ TRUMP_NAMES = (
 
 
 def _rows() -> list[tuple[str, str, str, int, str, int, int]]:
-    rows = []
-    for suit in (SWORDS, BATONS, CUPS, COINS):
-        pips = LONG_RANKS if suit in (SWORDS, BATONS) else ROUND_RANKS
-        ranks = [(r, i + 1, 1) for i, r in enumerate(pips)]
-        ranks += [(r, 7 + i, p) for i, (r, p) in enumerate(COURT)]
-        rows += suit_cards(suit, ranks, (RANK_NAMES_EN, IT_NAMES))
+    rows = tarot_suits(LONG_RANKS, ROUND_RANKS, COURT, (RANK_NAMES_EN, IT_NAMES))
     for n, (en, it) in enumerate(TRUMP_NAMES, start=1):
         pts = 5 if n in (1, 21) else 1
         rows.append((f"T{n}", f"{n} {en}", f"{n} {it}", TRUMPS, f"T{n}", n, pts))

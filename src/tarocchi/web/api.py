@@ -61,7 +61,7 @@ class Action(BaseModel):
     version: int = Field(ge=0)
 
 
-def rebuild(rules: TrickGame, seed: int, actions: tuple[tuple[int, str], ...]) -> Any:
+def rebuild(rules: TrickGame[Any], seed: int, actions: tuple[tuple[int, str], ...]) -> Any:
     """Return the state after replaying an action log (each action checked by the rules)."""
     state = rules.deal(seed)
     for seat, code in actions:
@@ -270,7 +270,7 @@ class Games:
 
 
 def apply_all(
-    rules: TrickGame, state: Any, actions: list[tuple[int, str]], tr: Translator
+    rules: TrickGame[Any], state: Any, actions: list[tuple[int, str]], tr: Translator
 ) -> tuple[Any, list[dict[str, Any]]]:
     """Apply actions; return the new state and, per action, what South saw change (texts in
     tr's language)."""

@@ -8,18 +8,11 @@ routes (every tradition and game has a page).
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 
-from tarocchi.cards import Card, Pack
+from tarocchi.cards import Card
+from tarocchi.games import pack_of
 from tarocchi.i18n import N_
-
-# each game is played with one pack; the pack modules are imported lazily
-PACK_MODULES = {
-    "piedicavallo": "tarocchi.packs.piemontese",
-    "ottocento": "tarocchi.packs.bolognese",
-    "minchiate": "tarocchi.packs.minchiate",
-}
 
 # the player line every game shares (the product's own pages said it the same way)
 PLAYERS = N_("4 players · you and your AI partner against two AI opponents · a single deal")
@@ -460,12 +453,6 @@ GLOSSARY_TERMS: dict[str, tuple[str, ...]] = {
         "void",
     ),
 }
-
-
-def pack_of(game: str) -> Pack:
-    """Return the pack a game is played with (imported on first use)."""
-    pack: Pack = importlib.import_module(PACK_MODULES[game]).PACK
-    return pack
 
 
 def sample_cards(tradition: Tradition) -> list[Card]:

@@ -20,8 +20,7 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader
 from starlette.responses import Response
 
-from tarocchi.catalogs import po_path
-from tarocchi.i18n import DEFAULT, LANGUAGES, PSEUDO, match, translator
+from tarocchi.i18n import DEFAULT, LANGUAGES, PSEUDO, match, po_path, translator
 
 TEMPLATES = Path(__file__).parent / "templates"
 COOKIE = "lang"

@@ -10,28 +10,20 @@ one word's, and a card's id is its word's first id plus its bit.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.compiled import _count, _low
 from tarocchi.bots.heuristic.common import higher_in_suit
-from tarocchi.cards import TRUMPS, Pack
+from tarocchi.cards import FOOL, TRUMPS, Pack
+from tarocchi.compiled import low_card, n_cards
+from tarocchi.games.base import led_suit
 
 # The weight a sampled deal takes per past play the heuristic players would have made
 # otherwise (likelihood.Replay): with a card of the same suit and points, with any other.
-# Sharp, as the chains of `likelihood.Chains` need: on 60 Piedicavallo positions (the
-# searching team against the heuristic, 192 deals each), the mean log-chance a sampled deal
-# puts an unseen card where it lies is -0.902 with these (the chains), -0.949 with
-# 0.2 / 0.3 (the chains), -0.955 with 0.2 / 0.3 resampling three times the draws (the
-# earlier hard level) and -1.055 uniformly; against normal players -0.984, -0.993 and
-# -1.065 (chains, resampling, uniform); Minchiate (45 positions) -0.878, -0.911 and -0.996.
-# Sharper still (0.002 / 0.004) played no better (Piedicavallo, 80 pairs: +0.2 points a
-# deal, 95% CI -1.4..+1.9). Per seat, softer factors for the partner (who plays by search)
-# fit worse (0.3 / 0.5: -0.911), sharper ones for the opponents no better (0.002 / 0.004
-# with 400 steps of burn-in: -0.873 against -0.875). Nor do normal players' plays call for
-# softer factors: a mixture, half these and half 0.3 / 0.5, fits them worse (-1.007)
+# Sharp, as the chains of `likelihood.Chains` need (docs/experiments.md: the fits)
 FACTORS = (0.02, 0.04)
 
 
@@ -67,6 +59,20 @@ def cards_of(pack: Pack, trump_off: int = 0) -> Cards:
     )
 
 
+def reveal_void(
+    voids: np.ndarray, seat: int, trick: Sequence[tuple[int, int]], card: int, pack: Pack
+) -> None:
+    """Note in voids (a mask per seat) what seat shows by playing card to trick: a card
+    neither of the led suit nor the Matto means it has none of that suit, and no trump
+    either unless the card is one."""
+    led = led_suit(trick, pack.suit_of)
+    s = pack.suit_of[card]
+    if led is not None and s not in (led, FOOL):
+        voids[seat] |= pack.suit_mask[led]
+        if s != TRUMPS:
+            voids[seat] |= pack.trump_mask
+
+
 def recorded(moves: np.ndarray) -> tuple[int, ...]:
     """Return the cards a playout wrote to moves, up to its closing -1."""
     out = []
@@ -85,7 +91,7 @@ def p_any(n: int, w: np.ndarray, m: int, off: int) -> float:
         return 0.0
     none = 1.0
     while m:
-        c = off + _low(m)
+        c = off + low_card(m)
         m &= m - 1
         x = n * w[c]
         if x >= 1.0:
@@ -97,9 +103,9 @@ def p_any(n: int, w: np.ndarray, m: int, off: int) -> float:
 @njit(cache=True)
 def middle(mask: int) -> int:
     """The median bit of a non-empty one-word mask, the lower of an even count."""
-    for _ in range((_count(mask) - 1) // 2):
+    for _ in range((n_cards(mask) - 1) // 2):
         mask &= mask - 1
-    return _low(mask)
+    return low_card(mask)
 
 
 @njit(cache=True)

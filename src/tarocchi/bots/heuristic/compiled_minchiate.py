@@ -19,9 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.compiled import _count, _low
-from tarocchi.bots.compiled_minchiate import LOW, SPLIT, Tables, _lay, _legal, _take
-from tarocchi.bots.heuristic.common import higher_in_suit
+from tarocchi.bots.compiled_minchiate import LOW, SPLIT, TABLES, Tables, lay, legal, take
 from tarocchi.bots.heuristic.compiled_common import (
     best,
     cards_of,
@@ -32,22 +30,15 @@ from tarocchi.bots.heuristic.compiled_common import (
 from tarocchi.bots.heuristic.minchiate import HeuristicBot, fola_cards
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import FOOL, TRUMPS
+from tarocchi.compiled import low_card, n_cards
 from tarocchi.games.base import led_suit
 from tarocchi.packs.minchiate import MATTO, PACK
 from tarocchi.views import View, view
 
-_POINTS = np.array(PACK.points, dtype=np.int64)
-_SUIT_OF = np.array(PACK.suit_of, dtype=np.int64)
-# per card: the cards of its suit (or the trumps) above it, within its word
-_HIGHER = np.array(
-    [(h & LOW) if c < SPLIT else h >> SPLIT for c, h in
-     ((c, higher_in_suit(PACK, c)) for c in range(PACK.size))],
-    dtype=np.int64,
-)  # fmt: skip
-# per suit (0-3: low word; 4 the trumps: high word) its mask within its word
-_GROUP = np.array(
-    [PACK.suit_mask[s] for s in range(4)] + [PACK.trump_mask >> SPLIT], dtype=np.int64
-)
+_CARDS = cards_of(PACK, SPLIT)
+# per card its points, its suit and the cards of its suit (or the trumps) above it within
+# its word; per suit (0-3: low word; 4 the trumps: high word) its mask within its word
+_POINTS, _SUIT_OF, _HIGHER, _GROUP = _CARDS.points, _CARDS.suit_of, _CARDS.higher, _CARDS.group
 _KINGS = PACK.king_mask  # low word
 _TRUMPS_HI = PACK.trump_mask >> SPLIT
 _MATTO_HI = 1 << (MATTO - SPLIT)
@@ -73,7 +64,6 @@ LOAD, DUCK, TRICK_VALUE, TRUMP_MASTER, TRUMP_BASE, TRUMP_SLOPE, KING_POWER = ran
 SUIT_MASTER, MATTO_POWER, Q_MASTER, Q_TRUMP, Q_KING, PAYBACK, KING_RULE = range(7, 14)
 MATTO_LEAD, CAPTURE = range(14, 16)
 PARAMS = params()
-_CARDS = cards_of(PACK, SPLIT)
 
 
 @njit(cache=True)
@@ -99,8 +89,8 @@ def _keep(pr: np.ndarray, card: int, u_lo: int, u_hi: int, future: float) -> flo
         if not above:
             power, q = pr[TRUMP_MASTER], pr[Q_MASTER]
         else:
-            out = _count(u_hi & _TRUMPS_HI)
-            below = out - _count(above)
+            out = n_cards(u_hi & _TRUMPS_HI)
+            below = out - n_cards(above)
             power, q = pr[TRUMP_BASE] + pr[TRUMP_SLOPE] * below / max(out, 1), pr[Q_TRUMP]
         return future * power + pts * (3 * q - 2)  # type: ignore[no-any-return]
     if (_KINGS >> card) & 1:
@@ -136,7 +126,7 @@ def choose(
     u_lo = _FULL_LO & ~(hands[me, 0] | gone[0])
     u_hi = _FULL_HI & ~(hands[me, 1] | gone[1])
     for s in range(4):
-        sizes[s] = _count(hands[s, 0]) + _count(hands[s, 1])
+        sizes[s] = n_cards(hands[s, 0]) + n_cards(hands[s, 1])
         if s == me:
             plo[s] = phi[s] = 0
             continue
@@ -157,7 +147,7 @@ def choose(
             for s in range(4):
                 if (phi[s] if word else plo[s]) & b:
                     slots += sizes[s]
-            c = off + _low(b)
+            c = off + low_card(b)
             w[c] = 1.0 / slots if slots else 0.0
     future = min(1.0, (sizes[me] - 1) / 4)
     nrest = 0
@@ -184,7 +174,7 @@ def choose(
     if first_lead and not trumped:
         king = _KINGS & _GROUP[led]
         if king & u_lo:
-            kc = _low(king)
+            kc = low_card(king)
             for r in range(nrest):
                 s = rest[r]
                 if (s & 1) != team:
@@ -193,7 +183,7 @@ def choose(
     for word in range(2):
         m = l_hi if word else l_lo
         while m:
-            c = (SPLIT if word else 0) + _low(m)
+            c = (SPLIT if word else 0) + low_card(m)
             m &= m - 1
             keep = _keep(pr, c, u_lo, u_hi, future)
             if c == MATTO:
@@ -254,14 +244,15 @@ def _playout(
     moves: np.ndarray,
 ) -> None:
     """Play the deal to its end from p's turn, the cards of trick down, with four heuristic
-    players; state as in compiled_minchiate._playout (piles, tricks won, suits led, the
-    ledger, the last trick's winner), left holding the end. gone_now holds the cards
+    players; state holds, as `compiled_minchiate.take` keeps them, the piles (two words a
+    team), the tricks won, the suits led, the ledger and the last trick's winner, and is
+    left holding the end. gone_now holds the cards
     played and the Fola's, voids_now the voids revealed so far, shown the cards known in
     each hand. The cards played go to moves, then -1."""
     work = scratch()
     gone = gone_now.copy()
     voids = voids_now.copy()
-    piles = state[0:4]  # a view: _lay and _take keep the piles in state
+    piles = state[0:4]  # a view: lay and take keep the piles in state
     top, top_seat, led, trumped, n = -1, -1, -1, False, 0
     down = np.zeros(4, dtype=np.int64)
     played = np.zeros(2, dtype=np.int64)
@@ -273,19 +264,19 @@ def _playout(
         _reveal(voids, seat, c, led)
         tseats[n], tcards[n] = seat, c
         n += 1
-        led, trumped, top, top_seat = _lay(
+        led, trumped, top, top_seat = lay(
             t, c, seat, piles, down, played, led, trumped, top, top_seat
         )
     left = 0
     for s in range(4):
-        left += _count(hands[s, 0]) + _count(hands[s, 1])
+        left += n_cards(hands[s, 0]) + n_cards(hands[s, 1])
     k = 0
     held = np.empty((4, 2), dtype=np.int64)
     while left:
         lo, hi = hands[p, 0], hands[p, 1]
-        l_lo, l_hi = _legal(t, lo, hi, led, trumped, state[6])
-        if _count(l_lo) + _count(l_hi) == 1:
-            card = _low(l_lo) if l_lo else SPLIT + _low(l_hi)
+        l_lo, l_hi = legal(t, lo, hi, led, trumped, state[6])
+        if n_cards(l_lo) + n_cards(l_hi) == 1:
+            card = low_card(l_lo) if l_lo else SPLIT + low_card(l_hi)
         else:
             for s in range(4):
                 held[s, 0] = shown[s, 0] & hands[s, 0]
@@ -301,14 +292,14 @@ def _playout(
         k += 1
         _reveal(voids, p, card, led)
         tseats[n], tcards[n] = p, card
-        led, trumped, top, top_seat = _lay(
+        led, trumped, top, top_seat = lay(
             t, card, p, piles, down, played, led, trumped, top, top_seat
         )
         if n < 3:
             n += 1
             p = (p + 1) & 3
             continue
-        _take(t, state, top_seat, led, down, played)
+        take(t, state, top_seat, led, down, played)
         p = top_seat
         top, top_seat, led, trumped, n = -1, -1, -1, False, 0
         down[:] = 0
@@ -336,7 +327,7 @@ def _replay(
     gone = fola.copy()
     voids = np.zeros((4, 2), dtype=np.int64)
     held = np.empty((4, 2), dtype=np.int64)
-    piles = np.zeros(4, dtype=np.int64)  # _lay's bookkeeping, unused here
+    piles = np.zeros(4, dtype=np.int64)  # lay's bookkeeping, unused here
     down = np.zeros(4, dtype=np.int64)
     played = np.zeros(2, dtype=np.int64)
     tseats = np.empty(4, dtype=np.int64)
@@ -347,8 +338,8 @@ def _replay(
     for i in range(len(cards)):
         p = seats[i]
         card = cards[i]
-        l_lo, l_hi = _legal(t, hands[p, 0], hands[p, 1], led, trumped, led_lo)
-        if p != skip and _count(l_lo) + _count(l_hi) > 1:
+        l_lo, l_hi = legal(t, hands[p, 0], hands[p, 1], led, trumped, led_lo)
+        if p != skip and n_cards(l_lo) + n_cards(l_hi) > 1:
             for s in range(4):
                 held[s, 0] = shown[s, 0] & hands[s, 0]
                 held[s, 1] = shown[s, 1] & hands[s, 1]
@@ -365,7 +356,7 @@ def _replay(
         gone[w] |= _bit(card)
         _reveal(voids, p, card, led)
         tseats[n], tcards[n] = p, card
-        led, trumped, top, top_seat = _lay(
+        led, trumped, top, top_seat = lay(
             t, card, p, piles, down, played, led, trumped, top, top_seat
         )
         n += 1
@@ -406,10 +397,9 @@ class Players:
     """Four heuristic players, each knowing what the public record of one view shows (the
     Fola, the cards shown in each hand, the voids revealed) and its own cards in the deal."""
 
-    __slots__ = ("fola", "plays", "seat", "shown", "shown_once", "tables", "trick", "voids")
+    __slots__ = ("fola", "plays", "seat", "shown", "shown_once", "trick", "voids")
 
-    def __init__(self, v: View, tables: Tables) -> None:
-        self.tables = tables  # the kernel's (compiled_minchiate.Tables): legality, scoring
+    def __init__(self, v: View) -> None:
         self.seat = v.seat
         self.fola = np.array(_split(fola_cards(v)), dtype=np.int64)
         self.voids = _words(void_masks(v))
@@ -428,7 +418,7 @@ class Players:
         """Return the players who also saw the view's seat play card to the current trick
         (the void it reveals)."""
         out = Players.__new__(Players)
-        out.tables, out.seat, out.fola, out.plays = self.tables, self.seat, self.fola, self.plays
+        out.seat, out.fola, out.plays = self.seat, self.fola, self.plays
         out.shown, out.shown_once = self.shown, self.shown_once
         out.voids = self.voids.copy()
         led = led_suit(self.trick, PACK.suit_of)
@@ -452,7 +442,7 @@ class Players:
         # every card in no hand is played (the trick's too) or in the Fola, shown to all
         gone = np.array(_split(PACK.full_mask & ~held), dtype=np.int64)
         _playout(
-            self.tables, PARAMS, h, pos.to_move, np.array(pos.trick, dtype=np.int64), state, gone,
+            TABLES, PARAMS, h, pos.to_move, np.array(pos.trick, dtype=np.int64), state, gone,
             self.voids, self.shown, _MOVES,
         )  # fmt: skip
         moves = recorded(_MOVES) if record else ()
@@ -472,7 +462,7 @@ class Players:
         seats = np.array([s for s, _ in self.plays], dtype=np.int64)
         cards = np.array([c for _, c in self.plays], dtype=np.int64)
         near, miss = _replay(
-            self.tables,
+            TABLES,
             PARAMS,
             _words(before),
             self.fola,
@@ -484,12 +474,12 @@ class Players:
         return int(near), int(miss)
 
 
-def choose_in(state: Any, t: Tables) -> int:
+def choose_in(state: Any) -> int:
     """Return the heuristic bot's card for the player to move in a trick-phase rules state,
     judged by the compiled code (for the differential test)."""
     p = state.to_move
     v = view(state, p)
-    pl = Players(v, t)
+    pl = Players(v)
     hands = _words(state.hands)
     n = len(state.trick)
     tseats = np.zeros(4, dtype=np.int64)
@@ -500,10 +490,10 @@ def choose_in(state: Any, t: Tables) -> int:
     for x in state.hands:
         held |= x
     gone = np.array(_split(PACK.full_mask & ~held), dtype=np.int64)
-    legal = 0
+    legal_m = 0
     for a in v.legal:
-        legal |= 1 << a
-    l_lo, l_hi = _split(legal)
+        legal_m |= 1 << a
+    l_lo, l_hi = _split(legal_m)
     led_lo = 0
     for trick in v.tricks:
         led = led_suit(trick, PACK.suit_of)

@@ -3,7 +3,7 @@
 `HeuristicBot.play_value` prices each legal card by what it would change in the
 final margin, combinations included (`Table.swing`). This module makes the same
 judgement on raw ints, with the combinations valued from the rules' own tables
-(`combo_value` is `ottocento_combos.combination_value`), so that the search can
+(the rules' own compiled function, `ottocento_combos.combination_value`), so that the search can
 play a sampled deal to its end with four heuristic players, each judging from its
 own view of that deal, and replay the plays so far on a sampled deal (the hard
 level's inference). Each player declares at its first turn as the heuristic bot
@@ -21,8 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.compiled import _count, _low
-from tarocchi.bots.heuristic.compiled_common import cards_of, legal, play, recorded
+from tarocchi.bots.heuristic.compiled_common import cards_of, legal, play, recorded, reveal_void
 from tarocchi.bots.heuristic.ottocento import (
     FUTURE_CARD,
     MATTO_RESERVE,
@@ -37,62 +36,18 @@ from tarocchi.bots.heuristic.ottocento import (
 )
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import FOOL, TRUMPS
+from tarocchi.compiled import low_card, n_cards
 from tarocchi.games import ottocento_combos as oc
-from tarocchi.games.base import led_suit
 from tarocchi.games.ottocento import DECLARE_ACTION, LAST_TRICK_BONUS, PASS_ACTION
-from tarocchi.packs.bolognese import ANGEL, BEGATO, MATTO, MOOR1, MOORS_MASK, PACK, T5
+from tarocchi.games.ottocento_combos import combination_value
+from tarocchi.packs.bolognese import MATTO, MOOR1, PACK
 from tarocchi.views import View, view
 
-_POINTS = np.array(PACK.points, dtype=np.int64)
-_SUIT_OF = np.array(PACK.suit_of, dtype=np.int64)
-_SUIT_MASK = np.array(PACK.suit_mask, dtype=np.int64)
-_TRUMPS_M = PACK.trump_mask
-_FULL = PACK.full_mask
-_MATTO_BIT = 1 << MATTO
 _CARDS = cards_of(PACK)
+_POINTS, _SUIT_OF = _CARDS.points, _CARDS.suit_of
+_SUIT_MASK = np.array(PACK.suit_mask, dtype=np.int64)
+_TRUMPS_M, _FULL, _MATTO_BIT = PACK.trump_mask, PACK.full_mask, 1 << MATTO
 _ABOVE_MOORS = PACK.trump_mask & ~((1 << MOOR1) - 1)  # every Moor and every higher trump
-
-# the rules' combination tables (ottocento_combos), as arrays
-_SET_MASKS = np.array([m for _, m, _, _ in oc.SETS], dtype=np.int64)
-_SET_T = np.array([oc._set_table(v3, v4) for _, _, v3, v4 in oc.SETS], dtype=np.int64)
-_LONG = np.array(oc._LONG, dtype=np.int64)
-_ROUND = np.array(oc._ROUND, dtype=np.int64)
-_GROUP = np.array(oc._GROUP, dtype=np.int64)
-_HEAD_LEN = np.array(oc._HEAD_LEN, dtype=np.int64)
-_NATURAL = np.array([t[0] for t in oc._NATURAL], dtype=np.int64)
-_SUBSTITUTED = np.array([t[0] for t in oc._SUBSTITUTED], dtype=np.int64)
-_ACES, _HEAD, _RUN_FULL = oc.ACES_MASK, oc.HEAD, oc.RUN_FULL
-
-
-@njit(cache=True)
-def combo_value(m: int) -> int:
-    """The value of the combinations in card mask m (ottocento_combos.combination_value)."""
-    c = (m >> BEGATO & 1) + (m >> MATTO & 1)
-    s = 0
-    for f in range(5):
-        s += _SET_T[f, _count(m & _SET_MASKS[f])]
-    q = (
-        _LONG[c, m & 1023]
-        + _LONG[c, m >> 10 & 1023]
-        + _ROUND[c, m >> 20 & 1023]
-        + _ROUND[c, m >> 30 & 1023]
-        + _GROUP[c, _count(m & _ACES)]
-        + _GROUP[c, _count(m & MOORS_MASK)]
-    )
-    if m >> ANGEL & 1:
-        h = _count(m & _HEAD)
-        head = _HEAD_LEN[c, h]
-        if head:
-            pattern = m >> T5 & _RUN_FULL
-            run = _NATURAL[c, pattern] if h >= 2 else _SUBSTITUTED[c - 1, pattern]
-            length = head + (run & 31)
-            if run & 32:
-                length += _count(m & MOORS_MASK)
-            q += (10 + 5 * (length - 3)) * 8 + 1
-    # rules §3: three or more different sets double the sets; separately the sequences
-    a = (s >> 3) << (1 if (s & 7) >= 3 else 0)
-    b = (q >> 3) << (1 if (q & 7) >= 3 else 0)
-    return a + b  # type: ignore[no-any-return]
 
 
 @njit(cache=True)
@@ -100,8 +55,8 @@ def _delta(pile: int, value: int, bit: int) -> int:
     """How much the combinations of pile (worth value) change when card bit leaves it or,
     if not in it, joins it."""
     if pile & bit:
-        return value - combo_value(pile & ~bit)
-    return combo_value(pile | bit) - value
+        return value - combination_value(pile & ~bit)
+    return combination_value(pile | bit) - value
 
 
 @njit(cache=True)
@@ -126,7 +81,7 @@ def _beaten_by(card: int, led: int) -> tuple[int, int]:
 @njit(cache=True)
 def _p_holds_any(mask: int, pool: int, slots: int) -> float:
     """The chance that slots cards drawn from pool unseen ones hold one of mask."""
-    k = _count(mask)
+    k = n_cards(mask)
     if not k or slots <= 0:
         return 0.0
     if k > pool - slots:
@@ -145,8 +100,8 @@ def _p_beat(
     """The chance that seat can beat card best in a trick of suit led (Table.p_beat)."""
     known = shown[seat]
     pool_mask = unseen & ~voids[seat]
-    slots = _count(hands[seat]) - _count(known)
-    pool = _count(pool_mask)
+    slots = n_cards(hands[seat]) - n_cards(known)
+    pool = n_cards(pool_mask)
     follow, ruff = _beaten_by(best, led)
     led_cards = _SUIT_MASK[led]
     if known & follow:
@@ -166,11 +121,11 @@ def _risk(card: int, me: int, hand: int, unseen: int, voids: np.ndarray) -> floa
     suit = _SUIT_OF[card]
     follow, ruff = _beaten_by(card, suit)
     higher = ((follow | ruff) if suit == TRUMPS else follow) & unseen
-    n = _count(higher)
+    n = n_cards(higher)
     risk = n / (n + RISK_K)
     if suit != TRUMPS:
         gone = _SUIT_MASK[suit] & ~unseen & ~hand
-        add = RISK_GONE * _count(gone)
+        add = RISK_GONE * n_cards(gone)
         for s in ((me + 1) & 3, (me + 3) & 3):
             if voids[s] >> card & 1:
                 add += RISK_VOID
@@ -181,7 +136,7 @@ def _risk(card: int, me: int, hand: int, unseen: int, voids: np.ndarray) -> floa
 @njit(cache=True)
 def _winner(ts: np.ndarray, tc: np.ndarray, n: int, led: int) -> tuple[int, int]:
     """(Seat, card) winning the first n plays of a trick of suit led, (-1, -1) if none
-    (heuristic._winner: of equal Moors the last)."""
+    (as the heuristic bot's: of equal Moors the last)."""
     want = led
     for i in range(n):
         if _SUIT_OF[tc[i]] == TRUMPS:
@@ -229,8 +184,8 @@ def choose(
     mate = (me + 2) & 3
     mine = piles[team] | hand | shown[mate] | private
     theirs = piles[1 - team] | shown[(me + 1) & 3] | shown[(me + 3) & 3]
-    mine_v, theirs_v = combo_value(mine), combo_value(theirs)
-    left = _count(hand)
+    mine_v, theirs_v = combination_value(mine), combination_value(theirs)
+    left = n_cards(hand)
     bonus = LAST_TRICK_BONUS if left == 1 else 0
     gain0, loss0 = 0.0, 0.0
     for i in range(n):
@@ -260,7 +215,7 @@ def choose(
     best_c, best_v = -1, -1e300
     m = legal_m
     while m:
-        card = _low(m)
+        card = low_card(m)
         m &= m - 1
         ts[n], tc[n] = me, card
         led = led0
@@ -289,7 +244,7 @@ def choose(
             risk = _risk(card, me, hand, unseen, voids)
             value = p * (gain0 + risk * worth) - (1.0 - p) * (loss0 + (1.0 - risk) * worth)
             below = _SUIT_MASK[_SUIT_OF[card]] & ((1 << card) - 1)
-            value -= POWER_PRICE * _count(below & (unseen | hand))
+            value -= POWER_PRICE * n_cards(below & (unseen | hand))
             if not n and _SUIT_OF[card] == lastled[mate]:
                 value += RETURN_BONUS  # lead back the suit the partner led
         if value > best_v:
@@ -374,7 +329,7 @@ def _playout(
         seat = (p - n + i) & 3
         hands[seat] |= 1 << trick[i]  # _play takes it out again
         led = play(_CARDS, hands, seat, trick[i], ts, tc, i, led, voids)
-    left = _count(hands[0] | hands[1] | hands[2] | hands[3])
+    left = n_cards(hands[0] | hands[1] | hands[2] | hands[3])
     played = _FULL & ~(hands[0] | hands[1] | hands[2] | hands[3] | discard)
     k = 0
     while left:
@@ -384,7 +339,7 @@ def _playout(
             k += 1
         legal_m = legal(_CARDS, hands[p], led)
         if legal_m & (legal_m - 1) == 0:
-            card = _low(legal_m)
+            card = low_card(legal_m)
         else:
             private = discard if p == dealer else 0
             card = choose(
@@ -512,12 +467,7 @@ class Players:
         out = Players.__new__(Players)
         out.seat, out.dealer, out.plays, out.decl = self.seat, self.dealer, self.plays, self.decl
         out.voids, out.lastled = self.voids.copy(), self.lastled.copy()
-        led = led_suit(self.trick, PACK.suit_of)
-        s = PACK.suit_of[card]
-        if led is not None and s not in (led, FOOL):
-            out.voids[self.seat] |= PACK.suit_mask[led]
-            if s != TRUMPS:
-                out.voids[self.seat] |= _TRUMPS_M
+        reveal_void(out.voids, self.seat, self.trick, card, PACK)
         out.trick = (*self.trick, (self.seat, card))
         if len(out.trick) == 4:
             out._led(out.trick)
@@ -531,7 +481,7 @@ class Players:
         declared = [pos.declared[0], pos.declared[1]]
         if not pos.won[0] + pos.won[1]:
             for s in range(4):
-                if pos.decided >> s & 1 or not oc.combination_value(pos.hands[s]):
+                if pos.decided >> s & 1 or not combination_value(pos.hands[s]):
                     continue  # decided, or passes without being asked
                 found = oc.analyse(pos.hands[s])
                 if worth_declaring(found):
@@ -586,4 +536,4 @@ def choose_in(state: Any) -> int:
     return card
 
 
-__all__ = ["Outcome", "Players", "choose_in", "combo_value"]
+__all__ = ["Outcome", "Players", "choose_in"]

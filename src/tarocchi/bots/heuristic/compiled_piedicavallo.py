@@ -21,8 +21,6 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.compiled import _count, _low
-from tarocchi.bots.heuristic.common import higher_in_suit
 from tarocchi.bots.heuristic.compiled_common import (
     best,
     cards_of,
@@ -30,24 +28,21 @@ from tarocchi.bots.heuristic.compiled_common import (
     outlook,
     play,
     recorded,
+    reveal_void,
     scratch,
 )
 from tarocchi.bots.heuristic.piedicavallo import HeuristicBot
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import FOOL, TRUMPS, popcount
-from tarocchi.games.base import led_suit
+from tarocchi.compiled import low_card, n_cards
 from tarocchi.games.piedicavallo import DISCARDABLE_SUIT, DISCARDABLE_TRUMPS
 from tarocchi.packs.piemontese import MATTO, PACK, T1, T21
 from tarocchi.views import View, view
 
-_POINTS = np.array(PACK.points, dtype=np.int64)
-_SUIT_OF = np.array(PACK.suit_of, dtype=np.int64)
+_CARDS = cards_of(PACK)
+_POINTS, _SUIT_OF, _HIGHER = _CARDS.points, _CARDS.suit_of, _CARDS.higher
 _SUIT_MASK = np.array(PACK.suit_mask, dtype=np.int64)
-_HIGHER = np.array([higher_in_suit(PACK, c) for c in range(PACK.size)], dtype=np.int64)
-_TRUMPS_M = PACK.trump_mask
-_KINGS = PACK.king_mask
-_FULL = PACK.full_mask
-_MATTO_BIT = 1 << MATTO
+_TRUMPS_M, _KINGS, _FULL, _MATTO_BIT = PACK.trump_mask, PACK.king_mask, PACK.full_mask, 1 << MATTO
 
 
 def params(bot: type[HeuristicBot] = HeuristicBot) -> np.ndarray:
@@ -66,7 +61,6 @@ def params(bot: type[HeuristicBot] = HeuristicBot) -> np.ndarray:
 LOAD, DUCK, TRUMP_MASTER, TRUMP_BASE, TRUMP_SLOPE, KING_POWER, COURT_MASTER = range(7)
 MATTO_POWER, Q_KING, Q_COURT, Q_T1, PARTNER_SUIT, MATTO_LEAD, SWEEP = range(7, 14)
 PARAMS = params()
-_CARDS = cards_of(PACK)
 
 
 @njit(cache=True)
@@ -81,8 +75,8 @@ def _keep(pr: np.ndarray, card: int, unseen: int) -> float:
             power = pr[TRUMP_MASTER]
             q = 1.0 if card == T21 else 0.95
         else:
-            out = _count(unseen & _TRUMPS_M)
-            below = out - _count(above)
+            out = n_cards(unseen & _TRUMPS_M)
+            below = out - n_cards(above)
             power = pr[TRUMP_BASE] + pr[TRUMP_SLOPE] * below / out
             q = pr[Q_T1] if card == T1 else 0.5
         return power + pts * (2 * q - 1)  # type: ignore[no-any-return]
@@ -122,12 +116,12 @@ def choose(
     team = me & 1
     unseen = _FULL & ~(hands[me] | played | private)
     for s in range(4):
-        sizes[s] = _count(hands[s])
+        sizes[s] = n_cards(hands[s])
         possible[s] = 0 if s == me else unseen & ~voids[s]
     # weight of an unseen card: 1 / the number of hidden places it may lie in (Odds)
     m = unseen
     while m:
-        c = _low(m)
+        c = low_card(m)
         m &= m - 1
         b = 1 << c
         slots = 0
@@ -159,7 +153,7 @@ def choose(
     best_c, best_v = -1, -1e300
     m = legal_m
     while m:
-        c = _low(m)
+        c = low_card(m)
         m &= m - 1
         keep = _keep(pr, c, unseen)
         if c == MATTO:
@@ -241,7 +235,7 @@ def _playout(
     tseats = np.empty(4, dtype=np.int64)
     tcards = np.empty(4, dtype=np.int64)
     piles = np.zeros(2, dtype=np.int64)
-    announced = _count(discard & _TRUMPS_M)
+    announced = n_cards(discard & _TRUMPS_M)
     owner, taker, led = -1, -1, -1
     for i in range(n):
         seat = (p - n + i) & 3
@@ -249,13 +243,13 @@ def _playout(
         led = play(_CARDS, hands, seat, trick[i], tseats, tcards, i, led, voids)
         if trick[i] == MATTO:
             owner = seat
-    left = _count(hands[0] | hands[1] | hands[2] | hands[3])
+    left = n_cards(hands[0] | hands[1] | hands[2] | hands[3])
     played = _FULL & ~(hands[0] | hands[1] | hands[2] | hands[3] | discard)
     k = 0
     while left:
         legal_m = legal(_CARDS, hands[p], led)
         if legal_m & (legal_m - 1) == 0:
-            card = _low(legal_m)
+            card = low_card(legal_m)
         else:
             private = discard if p == dealer else 0
             card = choose(
@@ -309,7 +303,7 @@ def _replay(
     won = np.zeros(2, dtype=np.int64)
     tseats = np.empty(4, dtype=np.int64)
     tcards = np.empty(4, dtype=np.int64)
-    announced = _count(discard & _TRUMPS_M)
+    announced = n_cards(discard & _TRUMPS_M)
     played = 0
     near, miss = 0, 0
     n, led = 0, -1
@@ -382,12 +376,7 @@ class Players:
         out = Players.__new__(Players)
         out.seat, out.dealer, out.plays = self.seat, self.dealer, self.plays
         out.voids, out.ledby = self.voids.copy(), self.ledby.copy()
-        led = led_suit(self.trick, PACK.suit_of)
-        s = PACK.suit_of[card]
-        if led is not None and s not in (led, FOOL):
-            out.voids[self.seat] |= PACK.suit_mask[led]
-            if s != TRUMPS:
-                out.voids[self.seat] |= _TRUMPS_M
+        reveal_void(out.voids, self.seat, self.trick, card, PACK)
         out.trick = (*self.trick, (self.seat, card))
         if len(out.trick) == 4:
             out._led(out.trick)

@@ -182,7 +182,7 @@ class HeuristicBot(Bot):
                 pair = 1 << a | 1 << b
                 if pair & done != done or not is_discard_legal(full, pair):
                     continue
-                score = self._discard_score(full, pair, unseen)
+                score = self.discard_score(full, pair, unseen)
                 if score > best_score:
                     best_pair, best_score = pair, score
         choice = best_pair & ~done
@@ -190,7 +190,7 @@ class HeuristicBot(Bot):
             return view.legal[0]
         return (choice & -choice).bit_length() - 1
 
-    def _discard_score(self, hand: int, discard: int, unseen: int) -> float:
+    def discard_score(self, hand: int, discard: int, unseen: int) -> float:
         """Return the value of discarding two cards: their points are banked for our team
         (rules §2), they are no longer at risk, and the kept hand's shape may ruff."""
         score = 0.0

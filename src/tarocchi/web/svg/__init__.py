@@ -18,10 +18,10 @@ cards can be inlined in one HTML page without their `<use>` references colliding
 
 from __future__ import annotations
 
-import importlib
 from functools import cache
 
-from tarocchi.cards import BATONS, COINS, CUPS, FOOL, SUIT_NAMES_EN, SWORDS, TRUMPS, Card, Pack
+from tarocchi.cards import BATONS, COINS, CUPS, FOOL, SUIT_NAMES_EN, SWORDS, TRUMPS, Card
+from tarocchi.games import pack_of
 from tarocchi.i18n import translator
 from tarocchi.web.svg.base import (
     CARD_LABEL,
@@ -47,7 +47,6 @@ from tarocchi.web.svg.trumps import trump, trump_number
 
 __all__ = [
     "CARD_LABEL",
-    "PACK_MODULES",
     "STYLES",
     "SUIT_COLOURS",
     "SUIT_INKS",
@@ -58,27 +57,6 @@ __all__ = [
     "has_emblem",
     "pack_of",
 ]
-
-# the game -> pack map (piedicavallo plays the Piemontese pack, and so on);
-# the packs are imported directly so drawing a card never needs the rules modules
-PACK_MODULES: dict[str, str] = {
-    "piedicavallo": "tarocchi.packs.piemontese",
-    "ottocento": "tarocchi.packs.bolognese",
-    "minchiate": "tarocchi.packs.minchiate",
-}
-
-
-@cache
-def pack_of(game: str) -> Pack:
-    """Return the pack a game plays with; raise ValueError for an unknown game."""
-    try:
-        module = PACK_MODULES[game.strip().lower()]
-    except KeyError:
-        raise ValueError(
-            f"unknown game {game!r}; choose one of {', '.join(PACK_MODULES)}"
-        ) from None
-    pack: Pack = importlib.import_module(module).PACK
-    return pack
 
 
 def _game_key(game: str) -> str:
