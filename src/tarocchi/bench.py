@@ -12,14 +12,12 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tarocchi.bots import LEVELS, make_bot
 from tarocchi.games import game
-
-if TYPE_CHECKING:
-    from tarocchi.web.store import Store
 
 
 def random_action(mask: int, rng: random.Random) -> int:
@@ -159,34 +157,30 @@ def _cpu_s(pid: int) -> tuple[float, float]:
 
 def web_load(
     game_name: str,
+    db: str,
+    usage: Callable[[], tuple[int, int]],
     clients: int = 50,
     idle_games: int = 1000,
     think_ms: float = 300.0,
     servers: int = 1,
-    db: str | None = None,
 ) -> dict[str, Any]:
     """Run `clients` scripted players through full deals against `servers` real
-    `tarocchi serve` processes over loopback on one database (default: a new SQLite file;
-    else an empty database's URL), player i on server i mod `servers` as behind a load
-    balancer, each pausing about think_ms before a move as a quick human would (0: no
-    pause, a stress test); return request latency without AI thinking, throughput, memory
-    per active game and the database's size per game."""
+    `tarocchi serve` processes over loopback on one database (a SQLite file or a
+    postgresql:// URL, at the current schema), player i on server i mod `servers` as behind
+    a load balancer, each pausing about think_ms before a move as a quick human would (0:
+    no pause, a stress test); return request latency without AI thinking, throughput,
+    memory per active game and the database's size per game (`usage` tells the database's
+    games and bytes, once it has given back the space old row versions took)."""
     import asyncio
-    import tempfile
 
-    from tarocchi.web.store import Store
-
-    with tempfile.TemporaryDirectory() as tmp:
-        db = db or str(Path(tmp) / "load.sqlite3")
-        with Store(db) as store:
-            store.upgrade()  # once, before the servers start
-            procs = [_start_server(db) for _ in range(servers)]
-            try:
-                return asyncio.run(_load(procs, store, game_name, clients, idle_games, think_ms))
-            finally:
-                for proc, _ in procs:
-                    os.killpg(proc.pid, signal.SIGTERM)
-                    proc.wait(timeout=15)
+    procs = [_start_server(db) for _ in range(servers)]
+    try:
+        report = asyncio.run(_load(procs, usage, game_name, clients, idle_games, think_ms))
+    finally:
+        for proc, _ in procs:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=15)
+    return {"database": "postgresql" if db.startswith("postgres") else "sqlite", **report}
 
 
 def _start_server(db: str) -> tuple[subprocess.Popen[bytes], int]:
@@ -252,7 +246,7 @@ class _Connection:
 
 async def _load(
     servers: list[tuple[subprocess.Popen[bytes], int]],
-    store: Store,
+    usage: Callable[[], tuple[int, int]],
     game_name: str,
     clients: int,
     idle_games: int,
@@ -307,9 +301,7 @@ async def _load(
     used = [_cpu_s(proc.pid) for proc, _ in servers]
     serving = sum(after[0] - before[0] for before, after in zip(cpu, used, strict=True))
     thinking = sum(after[1] - before[1] for before, after in zip(cpu, used, strict=True))
-    # sizes once the database gave back what old row versions took (as a running one reuses it)
-    store.compact()
-    played, played_bytes = store.count(), store.size_bytes()
+    played, played_bytes = usage()
     pid, port = servers[0][0].pid, servers[0][1]
     before = _rss_kb(pid)
     idle = _Connection(port)
@@ -317,15 +309,13 @@ async def _load(
         await idle.request("POST", "/api/games", body={"game": game_name, "seed": 10_000 + i})
     idle.close()
     after = _rss_kb(pid)
-    store.compact()
-    idle_bytes = store.size_bytes() - played_bytes
+    idle_bytes = usage()[1] - played_bytes
     q = statistics.quantiles(lat, n=100)
     qt = statistics.quantiles(total, n=100)
     qs = statistics.quantiles(server, n=100)
     return {
         "clients": clients,
         "servers": len(servers),
-        "database": store.url.get_backend_name(),
         "think_ms": think_ms,
         "requests": len(lat),
         "seconds": round(elapsed, 2),

@@ -151,11 +151,7 @@ def run(args: argparse.Namespace) -> int:
 
         report = run_bench(args.game, args.seconds, args.ai_seconds)
         if args.load:
-            from tarocchi.bench import web_load
-
-            report["web"] = web_load(
-                args.game, args.load, think_ms=args.think_ms, servers=args.servers, db=args.db
-            )
+            report["web"] = load_bench(args)
         print(
             json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items())
         )
@@ -214,6 +210,22 @@ def app_from_environment() -> Any:
     from tarocchi.web.app import create_app
 
     return create_app(ai_workers=int(os.environ[AI_WORKERS_ENV]))
+
+
+def load_bench(args: argparse.Namespace) -> dict[str, Any]:
+    """Run `bench --load`: scripted players against servers on --db (default: a new SQLite
+    file), brought to the current schema before the servers start."""
+    import tempfile
+
+    from tarocchi.bench import web_load
+    from tarocchi.web.store import Store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or str(Path(tmp) / "load.sqlite3")
+        with Store(db) as store:
+            store.upgrade()
+            return web_load(args.game, db, store.usage, args.load, think_ms=args.think_ms,
+                            servers=args.servers)  # fmt: skip
 
 
 def upgrade_db(db: str | None) -> int:

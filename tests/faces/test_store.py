@@ -237,7 +237,8 @@ def test_db_upgrade_and_serve_s_checks(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for name in (DB_ENV, UNFINISHED_ENV, FINISHED_ENV):  # serve sets them for its workers
-        monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv(name, "")  # so that the test's end restores them, absent or not
+        monkeypatch.delenv(name)
     db = tmp_path / "old.sqlite3"
     shutil.copy(DATA / "games-v0.sqlite3", db)
     assert main(["db", "upgrade", "--db", str(db)]) == 0

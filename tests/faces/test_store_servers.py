@@ -154,8 +154,11 @@ def test_serve_workers_share_one_port(postgres: Postgres) -> None:
 
 
 def test_the_load_bench_runs_two_servers_on_postgresql(postgres: Postgres) -> None:
-    report = web_load("piedicavallo", clients=4, idle_games=20, think_ms=0, servers=2,
-                      db=postgres.new_database())  # fmt: skip
+    url = postgres.new_database()
+    with Store(url) as store:
+        store.upgrade()
+        report = web_load("piedicavallo", url, store.usage, clients=4, idle_games=20,
+                          think_ms=0, servers=2)  # fmt: skip
     assert report["servers"] == 2 and report["database"] == "postgresql"
     assert report["requests"] >= 4 * 16 and report["requests_per_s"] > 0
     assert report["db_bytes_per_finished_game"] > 0 and report["db_bytes_per_open_game"] > 0

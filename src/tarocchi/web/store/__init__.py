@@ -235,6 +235,11 @@ class Store:
         except (psycopg.OperationalError, sqlite3.OperationalError) as e:
             raise StoreUnavailable(str(e).splitlines()[0]) from e
 
+    def usage(self) -> tuple[int, int]:
+        """Compact the database; return its number of games and the bytes they take."""
+        self.compact()
+        return self.count(), self.size_bytes()
+
     def _backend(self) -> Any:
         return postgresql if self.listener is not None else sqlite
 
