@@ -128,8 +128,9 @@ def test_a_restarted_postgresql_gives_503_then_play_goes_on() -> None:
     server = Postgres()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    proc = start_server(server.new_database(), port, *ONE_AI_WORKER)
+    proc = None
     try:
+        proc = start_server(server.new_database(), port, *ONE_AI_WORKER)
         data = new_game(base)
         data = {**data, **act(base, data).json()}
         server.stop()
@@ -143,7 +144,8 @@ def test_a_restarted_postgresql_gives_503_then_play_goes_on() -> None:
         end = play_to_end(base, again)
         assert end["view"]["result"]["ns"] + end["view"]["result"]["ew"] == 114
     finally:
-        stop_server(proc)
+        if proc is not None:
+            stop_server(proc)
         server.destroy()
 
 
