@@ -59,8 +59,14 @@ POSTGRESQL := /usr/lib/postgresql
 $(POSTGRESQL):
 	apt-get update && apt-get install -y --no-install-recommends postgresql
 
+# axe-core (the accessibility rules the browser tests run inside Chromium), from npm
+AXE := tests/browser/.axe/node_modules/axe-core/axe.min.js
+$(AXE):
+	command -v npm >/dev/null || (apt-get update && apt-get install -y --no-install-recommends npm)
+	npm install --prefix tests/browser/.axe --no-save --no-audit --no-fund axe-core@4
+
 # the system packages come first: a machine that cannot install them says so at once
-test: | $(CHROMIUM) $(DEVANAGARI) $(POSTGRESQL)
+test: | $(CHROMIUM) $(DEVANAGARI) $(POSTGRESQL) $(AXE)
 	$(MAKE) lint
 	$(VENV)/bin/pytest -n 2
 

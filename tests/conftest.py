@@ -15,6 +15,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import httpx
 import psycopg
@@ -31,19 +32,21 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: Path | str, port: int, *options: str) -> subprocess.Popen[bytes]:
+def start_server(
+    db: Path | str, port: int, *options: str, stderr: IO[bytes] | int = subprocess.DEVNULL
+) -> subprocess.Popen[bytes]:
     """Start `tarocchi serve` in its own process group and wait until it answers."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(port), "--db", str(db),
          *options],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True,
     )  # fmt: skip
     # a fresh checkout starts with numba's cache empty: the AI workers compile the playouts
     # before the server answers, which takes long while the rest of the suite fills both cores
     deadline = time.time() + 120
     while time.time() < deadline:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1).status_code == 200:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
                 return proc
         except httpx.HTTPError:
             time.sleep(0.2)

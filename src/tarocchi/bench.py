@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import platform
@@ -163,6 +164,7 @@ def web_load(
     idle_games: int = 1000,
     think_ms: float = 300.0,
     servers: int = 1,
+    flood: bool = False,
 ) -> dict[str, Any]:
     """Run `clients` scripted players through full deals against `servers` real
     `tarocchi serve` processes over loopback on one database (a SQLite file or a
@@ -170,12 +172,19 @@ def web_load(
     a load balancer, each pausing about think_ms before a move as a quick human would (0:
     no pause, a stress test); return request latency without AI thinking, throughput,
     memory per active game and the database's size per game (`usage` tells the database's
-    games and bytes, once it has given back the space old row versions took)."""
+    games and bytes, once it has given back the space old row versions took). With flood,
+    the deals are played twice, the second time beside one client flooding the AI of the
+    first server (see `_flooded`).
+    Each player comes from its own address (X-Forwarded-For, which the server trusts
+    from loopback, as behind a proxy), as the server shares the AI by address."""
     import asyncio
 
     procs = [_start_server(db) for _ in range(servers)]
     try:
-        report = asyncio.run(_load(procs, usage, game_name, clients, idle_games, think_ms))
+        if flood:
+            report = _flooded(procs, usage, game_name, clients, think_ms)
+        else:
+            report = asyncio.run(_load(procs, usage, game_name, clients, idle_games, think_ms))
     finally:
         for proc, _ in procs:
             os.killpg(proc.pid, signal.SIGTERM)
@@ -215,9 +224,15 @@ class _Connection:
         self.streams: tuple[Any, Any] | None = None
 
     async def request(
-        self, method: str, path: str, body: Any = None, token: str | None = None
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        client: int = 0,
     ) -> tuple[int, dict[str, str], Any]:
-        """Send one request; return its status, headers (lower-case names) and JSON body."""
+        """Send one request from client number `client` (its own address); return its
+        status, headers (lower-case names) and JSON body."""
         import asyncio
 
         if self.streams is None:
@@ -225,9 +240,10 @@ class _Connection:
         reader, writer = self.streams
         data = b"" if body is None else json.dumps(body).encode()
         auth = f"Authorization: Bearer {token}\r\n" if token else ""
+        address = f"X-Forwarded-For: {_address(client)}\r\n"
         writer.write(
             f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(data)}\r\n{auth}\r\n".encode()
+            f"Content-Length: {len(data)}\r\n{auth}{address}\r\n".encode()
             + data
         )
         head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
@@ -244,6 +260,109 @@ class _Connection:
             self.streams[1].close()
 
 
+def _address(client: int) -> str:
+    """Return the address of client number `client` (in 10.0.0.0/8)."""
+    return f"10.{client >> 16 & 255}.{client >> 8 & 255}.{client & 255}"
+
+
+FLOODER = 0xFFFFFF  # the flooding client's number
+FLOOD_AT_ONCE = 8  # requests the flooder keeps in flight
+
+
+async def _flood(port: int, game_name: str, seen: dict[str, int]) -> None:
+    """Flood the AI from one client until cancelled: hard-level games and their hints,
+    FLOOD_AT_ONCE requests at a time, each sent again as soon as it is answered, whatever
+    the answer (a 429's Retry-After ignored); count the answers by status in `seen`."""
+    import asyncio
+
+    async def hammer(c: _Connection, game_id: str, token: str) -> None:
+        while True:
+            status, _, _ = await c.request("GET", f"/api/games/{game_id}/hint", token=token,
+                                           client=FLOODER)  # fmt: skip
+            seen[str(status)] = seen.get(str(status), 0) + 1
+            if status == 429:  # new games too, as fast as the rate lets them through
+                body = {"game": game_name, "level": "hard"}
+                status, _, _ = await c.request("POST", "/api/games", body, client=FLOODER)
+                seen[str(status)] = seen.get(str(status), 0) + 1
+            await asyncio.sleep(0.005)  # no more: the load generator shares the cores
+
+    conns = [_Connection(port) for _ in range(FLOOD_AT_ONCE)]
+    first = {"game": game_name, "level": "hard"}
+    _, _, data = await conns[0].request("POST", "/api/games", first, client=FLOODER)
+    try:
+        await asyncio.gather(*(hammer(c, data["id"], data["token"]) for c in conns))
+    finally:
+        for c in conns:
+            c.close()
+
+
+def _flooded(
+    servers: list[tuple[subprocess.Popen[bytes], int]],
+    usage: Callable[[], tuple[int, int]],
+    game_name: str,
+    clients: int,
+    think_ms: float,
+) -> dict[str, Any]:
+    """Run the same players' deals twice on the servers, without the flood and then with it
+    (the same conditions, so the flood's own cost shows); return the flooded run's figures
+    with the other's under "without_flood"."""
+    import asyncio
+
+    calm = asyncio.run(_load(servers, usage, game_name, clients, 1, think_ms))
+    flooded = asyncio.run(_load(servers, usage, game_name, clients, 1, think_ms, flood=True))
+    per_open_game = ("memory_kb_per_active_game", "db_bytes_per_open_game")
+    for key in (*per_open_game, "clients", "servers", "think_ms"):
+        del calm[key]
+    for key in per_open_game:  # (one idle game: no figure)
+        del flooded[key]
+    return {**flooded, "without_flood": calm}
+
+
+class _Flooder:
+    """`_flood` run in a process of its own, so that its requests take their own core time
+    and the players' timings stay the server's (not the load generator's)."""
+
+    def __init__(self, port: int, game_name: str) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        self.stop = ctx.Event()
+        self.results: Any = ctx.Queue()
+        self.process = ctx.Process(
+            target=_flood_main, args=(port, game_name, self.stop, self.results), daemon=True
+        )
+        self.process.start()
+        self.results.get(timeout=120)  # flooding: the players may come
+
+    def finish(self) -> dict[str, int]:
+        """Stop the flood; return its answers by status."""
+        self.stop.set()
+        seen: dict[str, int] = self.results.get(timeout=30)
+        self.process.join(timeout=30)
+        return seen
+
+
+def _flood_main(port: int, game_name: str, stop: Any, results: Any) -> None:
+    """Flood until stop is set, then put the answers' counts in results."""
+    import asyncio
+
+    seen: dict[str, int] = {}
+
+    async def main() -> None:
+        flooding = asyncio.create_task(_flood(port, game_name, seen))
+        while not seen:
+            await asyncio.sleep(0.01)
+        results.put("flooding")
+        while not stop.is_set():
+            await asyncio.sleep(0.05)
+        flooding.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await flooding
+
+    asyncio.run(main())
+    results.put(seen)
+
+
 async def _load(
     servers: list[tuple[subprocess.Popen[bytes], int]],
     usage: Callable[[], tuple[int, int]],
@@ -251,6 +370,7 @@ async def _load(
     clients: int,
     idle_games: int,
     think_ms: float,
+    flood: bool = False,
 ) -> dict[str, Any]:
     import asyncio
 
@@ -276,15 +396,16 @@ async def _load(
         rng = random.Random(seed)
         c = _Connection(servers[seed % len(servers)][1])
         await asyncio.sleep(think * rng.random() * 6 / 1000)  # players arrive over a moment
-        data = await request(c, "POST", "/api/games", body={"game": game_name, "seed": seed})
+        body = {"game": game_name, "seed": seed}
+        data = await request(c, "POST", "/api/games", body=body, client=seed)
         token = data["token"]
         url = f"/api/games/{data['id']}"
-        await request(c, "GET", url, token=token)
+        await request(c, "GET", url, token=token, client=seed)
         version, v = data["version"], data["view"]
         while not v["over"]:
             await asyncio.sleep(think * (0.5 + rng.random()) / 1000)
             move = {"action": v["legal"][0], "version": version}
-            body = await request(c, "POST", f"{url}/actions", body=move, token=token)
+            body = await request(c, "POST", f"{url}/actions", body=move, token=token, client=seed)
             version, v = body["version"], body["view"]
         c.close()
 
@@ -295,8 +416,10 @@ async def _load(
     server.clear()
     cpu = [_cpu_s(proc.pid) for proc, _ in servers]
     start = time.perf_counter()
+    flooder = _Flooder(servers[0][1], game_name) if flood else None
     await asyncio.gather(*(player(1 + i, think_ms) for i in range(clients)))
     elapsed = time.perf_counter() - start
+    seen = flooder.finish() if flooder is not None else {}
     # CPU seconds the server processes spent, and their AI workers
     used = [_cpu_s(proc.pid) for proc, _ in servers]
     serving = sum(after[0] - before[0] for before, after in zip(cpu, used, strict=True))
@@ -306,14 +429,15 @@ async def _load(
     before = _rss_kb(pid)
     idle = _Connection(port)
     for i in range(idle_games):  # games left in the middle of a deal
-        await idle.request("POST", "/api/games", body={"game": game_name, "seed": 10_000 + i})
+        body = {"game": game_name, "seed": 10_000 + i}
+        await idle.request("POST", "/api/games", body=body, client=10_000 + i)
     idle.close()
     after = _rss_kb(pid)
     idle_bytes = usage()[1] - played_bytes
     q = statistics.quantiles(lat, n=100)
     qt = statistics.quantiles(total, n=100)
     qs = statistics.quantiles(server, n=100)
-    return {
+    report: dict[str, Any] = {
         "clients": clients,
         "servers": len(servers),
         "think_ms": think_ms,
@@ -328,6 +452,7 @@ async def _load(
         "server_ms_p50": round(qs[49], 2),
         "server_ms_p99": round(qs[98], 2),
         "with_ai_ms_p50": round(qt[49], 2),
+        "with_ai_ms_p95": round(qt[94], 2),
         "with_ai_ms_p99": round(qt[98], 2),
         "memory_kb_per_active_game": round((after - before) / idle_games, 1),
         # the database's bytes per finished deal (with the few it holds unfinished) and per
@@ -335,3 +460,6 @@ async def _load(
         "db_bytes_per_finished_game": round(played_bytes / played),
         "db_bytes_per_open_game": round(idle_bytes / idle_games),
     }
+    if flood:
+        report["flood_answers"] = seen  # the flooder's requests, by status
+    return report

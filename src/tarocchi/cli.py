@@ -99,6 +99,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="the database of --load's servers (default: a new SQLite file); a postgresql:// "
         "URL of an empty database",
     )  # fmt: skip
+    bench.add_argument(
+        "--flood", action="store_true",
+        help="with --load: the players' deals again with one more client flooding the AI "
+        "(hard-level games and hints); the memory figure is left out",
+    )  # fmt: skip
 
     replay = sub.add_parser("replay", help="verify and show a deal record")
     replay.add_argument("file", type=Path)
@@ -225,7 +230,7 @@ def load_bench(args: argparse.Namespace) -> dict[str, Any]:
         with Store(db) as store:
             store.upgrade()
             return web_load(args.game, db, store.usage, args.load, think_ms=args.think_ms,
-                            servers=args.servers)  # fmt: skip
+                            servers=args.servers, flood=args.flood)  # fmt: skip
 
 
 def upgrade_db(db: str | None) -> int:

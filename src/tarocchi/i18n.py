@@ -32,6 +32,8 @@ LANGUAGES: dict[str, str] = {
     "hi": "हिन्दी",
 }
 DEFAULT = "en"
+# the decimal mark of each language that does not write a point (CLDR's number symbols)
+DECIMAL_MARKS = {"it": ",", "id": ",", "hu": ",", "fi": ","}
 DOMAIN = "tarocchi"
 LOCALE_DIR = Path(__file__).parent / "locale"
 # a test language: every translated string is wrapped in ⟦ ⟧, so an untranslated string
@@ -188,7 +190,10 @@ class Translator:
         return self.gettext(SEATS[seat])
 
     def param(self, value: Any) -> Any:
-        """Return a message parameter in this language (numbers stay numbers)."""
+        """Return a message parameter in this language (numbers stay numbers, but a fraction
+        is written with the language's decimal mark: "4,5" in Italian)."""
+        if isinstance(value, float) and not value.is_integer():
+            return str(value).replace(".", DECIMAL_MARKS.get(self.lang, "."))
         return value if isinstance(value, int | float) else self.text(value)
 
     def text(self, value: Any) -> str:

@@ -10,24 +10,27 @@ commands and card codes stay the same in every language.
 from __future__ import annotations
 
 import random
+import textwrap
 from collections.abc import Iterable
 from typing import Any, TextIO
 
 from tarocchi.bots import make_bot
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TEAMS, TRUMPS, bits, team_of
 from tarocchi.games import game
-from tarocchi.games.base import IllegalAction, Result, TrickGame
-from tarocchi.i18n import N_, Translator, translator
+from tarocchi.games.base import IllegalAction, Result, TrickGame, exact
+from tarocchi.i18n import N_, Msg, Translator, joined, nmsg, translator
 from tarocchi.match import advance, bot_seed
-from tarocchi.views import View, changes
+from tarocchi.views import View, amount, changes, headline, step, view
 
 HUMAN = 0
 SUIT_ORDER = (TRUMPS, 0, 1, 2, 3, FOOL)
+WIDTH = 100  # wrap long lines (a 26-card hand, the end piles) for a terminal
+NBSP = "\xa0"  # keeps a card's name on one line when wrapping
 
 HELP = N_(
     "Commands:\n"
-    "  a card code (e.g. CU-3, T21, MATTO) or the number shown beside it -- play or discard it\n"
-    "  DECLARE / PASS and other actions -- as listed when they are offered\n"
+    "  a card code (e.g. %(examples)s) or the number shown beside it -- play or discard it\n"
+    "%(actions)s"
     "  ?       ask for a hint (the search ranks your choices)\n"
     "  hand    show your hand\n"
     "  last    show the last trick\n"
@@ -36,6 +39,7 @@ HELP = N_(
     "  help    this text\n"
     "  quit    leave the deal"
 )
+ACTIONS_HELP = N_("  %(actions)s -- as listed when they are offered\n")
 ROLES = (N_("%(seat)s (you)"), N_("%(seat)s (opponent)"), N_("%(seat)s (partner)"))
 
 
@@ -45,9 +49,33 @@ def seat_label(seat: int, tr: Translator) -> str:
     return tr.gettext(role) % {"seat": tr.seat(seat)}
 
 
-def card_names(rules: TrickGame[Any], cards: Iterable[int]) -> str:
-    """Return the text codes of cards, space-separated."""
-    return " ".join(rules.pack.codes[c] for c in cards) or "-"
+def help_text(rules: TrickGame[Any], tr: Translator) -> str:
+    """Return the commands, with example codes that are cards of this game (a Cups King, the
+    highest trump, the Matto) and the game's actions that are not cards."""
+    pack = rules.pack
+    examples = ("CU-K", pack.codes[(pack.trump_mask.bit_length() - 1)], "MATTO")
+    actions = ""
+    if rules.extra_actions:
+        actions = tr.gettext(ACTIONS_HELP) % {"actions": " / ".join(rules.extra_actions)}
+    return tr.gettext(HELP) % {"examples": ", ".join(examples), "actions": actions}
+
+
+def card_label(rules: TrickGame[Any], card: int, tr: Translator) -> str:
+    """Return a card's code with its name in tr's language: "CU-K (King of Cups)"."""
+    return f"{rules.pack.codes[card]} ({tr.card(rules.pack.cards[card])})"
+
+
+def wrap(text: str, first: str, rest: str) -> str:
+    """Return a list of card labels ("CU-K (King of Cups), ...") wrapped to the terminal's
+    width, breaking only between cards."""
+    glued = ", ".join(part.replace(" ", NBSP) for part in text.split(", "))
+    return textwrap.fill(glued, WIDTH, initial_indent=first, subsequent_indent=rest,
+                         break_on_hyphens=False).replace(NBSP, " ")  # fmt: skip
+
+
+def card_names(rules: TrickGame[Any], cards: Iterable[int], tr: Translator) -> str:
+    """Return cards by name in tr's language, joined as the language joins."""
+    return tr.text(joined([rules.pack.cards[c] for c in cards])) or "-"
 
 
 def sorted_cards(rules: TrickGame[Any], mask: int) -> list[int]:
@@ -63,7 +91,8 @@ def describe_hand(rules: TrickGame[Any], mask: int, tr: Translator) -> str:
         cards = [c for c in sorted_cards(rules, mask & pack.suit_mask[suit])]
         if cards:
             name = tr.gettext(N_("Matto") if suit == FOOL else SUIT_NAMES_EN[suit])
-            lines.append(f"  {name + ':':8} {card_names(rules, cards)}")
+            labels = ", ".join(card_label(rules, c, tr) for c in cards)
+            lines.append(wrap(labels, f"  {name + ':':8} ", " " * 11))
     return "\n".join(lines) or "  " + tr.gettext("(no cards)")
 
 
@@ -73,7 +102,7 @@ def describe_trick(
     """Return who played what in a trick."""
     if not trick:
         return "  " + tr.gettext("(no card played yet)")
-    return "\n".join(f"  {seat_label(s, tr):20} {rules.pack.codes[c]}" for s, c in trick)
+    return "\n".join(f"  {seat_label(s, tr):20} {card_label(rules, c, tr)}" for s, c in trick)
 
 
 def describe_result(rules: TrickGame[Any], result: Result, tr: Translator) -> str:
@@ -81,8 +110,9 @@ def describe_result(rules: TrickGame[Any], result: Result, tr: Translator) -> st
     _ = tr.gettext
     out = ["", _("=== End of the deal ===")]
     for t in (0, 1):
-        cards = card_names(rules, sorted_cards(rules, result.piles[t]))
-        out.append(_("%(team)s cards: %(cards)s") % {"team": _(TEAMS[t]), "cards": cards})
+        cards = card_names(rules, sorted_cards(rules, result.piles[t]), tr)
+        pile = _("%(team)s cards: %(cards)s") % {"team": _(TEAMS[t]), "cards": cards}
+        out.append(wrap(pile, "", "  "))
     out.append("")
     out.append(f"  {'':44} {_('NS'):>6} {_('EW'):>6}")
     for line in result.lines:
@@ -95,6 +125,7 @@ def describe_result(rules: TrickGame[Any], result: Result, tr: Translator) -> st
         "draw": _("Result: a draw."),
     }[result.winner]
     out.append(winner)
+    out.append(tr.text(headline(rules, result)))
     return "\n".join(out)
 
 
@@ -103,40 +134,40 @@ def _num(x: float) -> str:
 
 
 class Narrator:
-    """Tells the human what changed in their view since the last look."""
+    """Follows the deal and tells the human what each action let them see."""
 
-    def __init__(self, rules: TrickGame[Any], out: TextIO, tr: Translator) -> None:
+    def __init__(self, rules: TrickGame[Any], out: TextIO, tr: Translator, state: Any) -> None:
         self.rules = rules
         self.out = out
         self.tr = tr
-        self.last: View | None = None
+        self.state = state
+        self.last = view(state, HUMAN)
 
-    def catch_up(self, v: View) -> None:
-        """Print the announcements, plays and trick winners that are new in v."""
+    def follow(self, action: int) -> None:
+        """Apply an action (IllegalAction if it is not legal) and tell what South saw."""
+        self.state, self.last, seen = step(
+            self.rules, self.state, action, HUMAN, self.last, self.tr
+        )
+        self.told(seen)
+
+    def told(self, entries: list[dict[str, Any]]) -> None:
+        """Print history entries: events, cards laid aside, plays and trick winners."""
         tr = self.tr
-        for item in changes(self.last, v, tr):
-            if item["type"] == "event":
+        for item in entries:
+            if item["type"] in ("event", "aside"):
                 seat = item["seat"]
                 named = seat is None or item["text"].startswith(tr.seat(seat))
                 who = "" if named else f"{seat_label(seat, tr)}: "
-                cards = f" [{' '.join(item['cards'])}]" if item["cards"] else ""
-                self.say(f"* {who}{item['text']}{cards}")
+                self.say(f"* {who}{item['text']}")
             elif item["type"] == "play":
+                card = card_label(self.rules, self.rules.card_id(item["card"]), tr)
                 self.say(
                     "  "
                     + tr.gettext("%(seat)s plays %(card)s")
-                    % {"seat": f"{seat_label(item['seat'], tr):20}", "card": item["card"]}
+                    % {"seat": f"{seat_label(item['seat'], tr):20}", "card": card}
                 )
             else:
-                text = tr.ngettext(
-                    "-> %(seat)s wins trick %(trick)d (%(n)d point)",
-                    "-> %(seat)s wins trick %(trick)d (%(n)d points)",
-                    item["points"],
-                )
-                winner = seat_label(item["winner"], tr)
-                values = {"seat": winner, "trick": item["trick"], "n": item["points"]}
-                self.say("  " + text % values + "\n")
-        self.last = v
+                self.say(f"  -> {item['text']}\n")
 
     def say(self, text: str) -> None:
         """Print a line."""
@@ -158,7 +189,7 @@ def play_terminal(
         print(f"tarocchi play: {tr.text(e.args[0])}", file=out)
         return 2
     state = rules.deal(seed)
-    narrator = Narrator(rules, out, tr)
+    narrator = Narrator(rules, out, tr, state)
     say = narrator.say
     say(
         _("%(game)s, deal %(seed)d. You are South; North, opposite you, is your AI partner.")
@@ -167,37 +198,39 @@ def play_terminal(
     dealer, leader = seat_label(state.dealer, tr), seat_label((state.dealer + 1) % 4, tr)
     say(_("%(dealer)s deals; %(leader)s leads first.") % {"dealer": dealer, "leader": leader})
     say(_("Type 'help' for commands.") + "\n")
+    narrator.told(changes(None, narrator.last, tr))  # what the deal shows before anyone acts
     while True:
-        for step in advance(rules, state, bots):
-            state = step.state
-            narrator.catch_up(rules.view(state, HUMAN))
-        v = rules.view(state, HUMAN)
-        narrator.catch_up(v)
+        for taken in advance(rules, narrator.state, bots):
+            narrator.follow(taken.action)
+        v = narrator.last
         if v.result is not None:
             say(describe_result(rules, v.result, tr))
             return 0
-        after = ask(rules, state, v, inp, narrator)
-        if after is None:
+        action = ask(rules, narrator.state, v, inp, narrator)
+        if action is None:
             say(_("You left the deal."))
             return 1
-        state = after
-        narrator.catch_up(rules.view(state, HUMAN))
+        narrator.follow(action)
 
 
-def ask(rules: TrickGame[Any], state: Any, v: View, inp: TextIO, narrator: Narrator) -> Any:
-    """Prompt until the human gives a legal action; return the state after it, or None on quit
-    or end of input. A refused action is explained and changes nothing."""
+def ask(rules: TrickGame[Any], state: Any, v: View, inp: TextIO, narrator: Narrator) -> int | None:
+    """Prompt until the human gives a legal action; return it, or None on quit or end of
+    input. A refused action is explained and changes nothing."""
     say = narrator.say
     tr = narrator.tr
     _ = tr.gettext
     say("\n" + _("Your hand:") + "\n" + describe_hand(rules, v.hand, tr))
     if v.trick:
         say(_("Current trick:") + "\n" + describe_trick(rules, v.trick, tr))
-    options = [rules.action_code(a) for a in v.legal]
-    numbered = "  ".join(f"{i}) {c}" for i, c in enumerate(options, start=1))
-    say(
-        _("%(prompt)s -- legal: %(options)s") % {"prompt": prompt_title(v, tr), "options": numbered}
-    )
+    numbered = [f"{i}) {rules.action_code(a)}" for i, a in enumerate(v.legal, start=1)]
+    line = _("%(prompt)s -- legal: %(options)s") % {
+        "prompt": prompt_title(v, tr),
+        "options": "  ".join(numbered),
+    }
+    say(textwrap.fill(line, WIDTH, subsequent_indent="  ", break_on_hyphens=False))
+    for i, a in enumerate(v.legal, start=1):
+        if a >= rules.pack.size:  # say what an action that is not a card does
+            say(f"  {i}) {rules.action_code(a)} -- {tr.text(rules.action_detail(v.hand, a).label)}")
     while True:
         print("> ", end="", file=narrator.out, flush=True)
         line = inp.readline()
@@ -212,7 +245,7 @@ def ask(rules: TrickGame[Any], state: Any, v: View, inp: TextIO, narrator: Narra
         if word in ("quit", "exit", "q"):
             return None
         if word in ("help", "h"):
-            say(_(HELP))
+            say(help_text(rules, tr))
         elif word in ("?", "hint"):
             say(describe_hints(v, tr))
         elif word in ("hand",):
@@ -233,7 +266,8 @@ def ask(rules: TrickGame[Any], state: Any, v: View, inp: TextIO, narrator: Narra
                 say(action)
                 continue
             try:
-                return rules.apply(state, action)
+                rules.check_action(state, action)
+                return action
             except IllegalAction as e:
                 say(_("Not allowed: %(reason)s.") % {"reason": tr.text(e.args[0])})
 
@@ -293,14 +327,26 @@ def describe_hints(v: View, tr: Translator) -> str:
 
 
 def describe_score(rules: TrickGame[Any], v: View, tr: Translator) -> str:
-    """Return tricks won and points taken so far by each team, as far as South can see."""
+    """Return tricks won by each team and the running score as the game counts it, as far
+    as South can see, with its parts and how it is counted."""
     tricks = [0, 0]
     for w in v.winners:
         tricks[team_of(w)] += 1
-    pts = [rules.pack.points_of(v.won[t]) for t in (0, 1)]
-    return "\n".join(
-        "  "
-        + tr.gettext("%(team)s: %(tricks)d tricks, %(points)d card points taken")
-        % {"team": tr.gettext(TEAMS[t]), "tricks": tricks[t], "points": pts[t]}
-        for t in (0, 1)
+    lines = [
+        "  " + tr.text(nmsg("%(team)s: %(n)d trick", "%(team)s: %(n)d tricks", n, team=TEAMS[t]))
+        for t, n in enumerate(tricks)
+    ]
+    tally = rules.tally(v.won, v.events, v.result)
+    score = Msg(
+        "Score: North-South %(ns)s, East-West %(ew)s",
+        ns=amount(tally.unit, tally.ns),
+        ew=amount(tally.unit, tally.ew),
     )
+    lines.append("  " + tr.text(score))
+    for part in tally.parts:
+        row = Msg("%(label)s: North-South %(ns)s, East-West %(ew)s", label=part.label,
+                  ns=exact(part.ns), ew=exact(part.ew))  # fmt: skip
+        lines.append("    " + tr.text(row))
+    lines.append(textwrap.fill(tr.text(tally.how), WIDTH, initial_indent="  ",
+                               subsequent_indent="  "))  # fmt: skip
+    return "\n".join(lines)

@@ -21,6 +21,7 @@ from tarocchi.games import game
 from tarocchi.games.base import Event, GameState, Result, Tally, TrickGame, exact
 from tarocchi.games.base import Trick as Trick  # the View and its parts, built by the rules
 from tarocchi.games.base import View as View
+from tarocchi.games.minchiate_ledger import plural_resti
 from tarocchi.i18n import N_, Msg, Translator, nmsg, translator
 
 ENGLISH = translator("en")
@@ -69,6 +70,7 @@ def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
     }
     if v.result is not None:
         out["result"] = result_to_json(rules, v.result, tr)
+        out["result"]["headline"] = tr.text(headline(rules, v.result))
     return out
 
 
@@ -150,11 +152,11 @@ def trick_entry(
     mine, theirs = (ns, ew) if winner & 1 == 0 else (ew, ns)
     if theirs:
         text = Msg(
-            "%(seat)s wins trick %(trick)d: %(ns)s points to North-South, %(ew)s to East-West.",
+            "%(seat)s wins trick %(trick)d: %(ns)s to North-South, %(ew)s to East-West.",
             seat=SEATS[winner],
             trick=index + 1,
-            ns=exact(ns),
-            ew=exact(ew),
+            ns=points_text(ns),
+            ew=points_text(ew),
         )
     else:
         text = Msg(
@@ -180,6 +182,10 @@ def step(
     """Apply an action; return the new state, seat's new view and what seat saw change. A card
     that was not played to a trick was laid aside face down: seat learns that (and which card,
     if it is its own)."""
+    key = (rules.name, state, action, seat, tr.lang)
+    known = _STEPS.get(key)
+    if known is not None:  # told a moment ago (the API tells a move, then the history)
+        return known[0], known[1], list(known[2])
     mover = state.to_move
     state = rules.apply(state, action)
     after = view(state, seat)
@@ -194,7 +200,16 @@ def step(
             aside = {"type": "aside", "seat": mover,
                      "text": tr.text(Msg(LAYS_ASIDE, seat=SEATS[mover]))}  # fmt: skip
         seen.insert(0, aside)
-    return state, after, seen
+    _STEPS[key] = (state, after, seen)
+    if len(_STEPS) > STEPS_SIZE:
+        del _STEPS[next(iter(_STEPS))]
+    return state, after, list(seen)
+
+
+# the steps told last, by (game, state, action, seat, language): a move the API has just told is
+# not told again when the deal's history catches up with it
+_STEPS: dict[tuple[str, Any, int, int, str], tuple[GameState, View, list[dict[str, Any]]]] = {}
+STEPS_SIZE = 256
 
 
 LAYS_CARD = N_("%(seat)s lays %(card)s aside.")
@@ -214,14 +229,15 @@ class _Told:
 # recent histories by (game, seed, seat, language): the next request for the same deal
 # only tells the actions added since, so a deal's history costs each action once
 _TOLD: OrderedDict[tuple[str, int, int, str], _Told] = OrderedDict()
-TOLD_SIZE = 1024
+TOLD_SIZE = 256
 
 
 def history(
     rules: TrickGame[Any], seed: int, actions: Sequence[int], seat: int, tr: Translator
-) -> list[dict[str, Any]]:
-    """Return everything seat saw happen in the deal of seed through actions, in play order:
-    the entries of `changes` and `step`, built from seat's successive views only."""
+) -> tuple[View, list[dict[str, Any]]]:
+    """Return seat's view after actions in the deal of seed, and everything seat saw happen
+    in it, in play order: the entries of `changes` and `step`, built from seat's successive
+    views only."""
     key = (rules.name, seed, seat, tr.lang)
     told = _TOLD.get(key)
     done = len(told.actions) if told else 0
@@ -238,7 +254,7 @@ def history(
     _TOLD.move_to_end(key)
     while len(_TOLD) > TOLD_SIZE:
         _TOLD.popitem(last=False)
-    return list(entries)
+    return before, list(entries)
 
 
 def refusals(state: GameState, seat: int) -> dict[int, str]:
@@ -265,6 +281,27 @@ def result_to_json(rules: TrickGame[Any], r: Result, tr: Translator = ENGLISH) -
     for key, value in r.extra:
         out[key] = _plain(value, tr)
     return out
+
+
+VERDICTS = {"NS": N_("North-South win."), "EW": N_("East-West win."), "draw": N_("A draw.")}
+
+
+def headline(rules: TrickGame[Any], r: Result) -> Msg:
+    """Return the result in a sentence, naming its unit: "East-West win. North-South 0 resti,
+    East-West 3 resti." """
+    return Msg(
+        "%(verdict)s North-South %(ns)s, East-West %(ew)s.",
+        verdict=Msg(VERDICTS[r.winner]),
+        ns=amount(rules.unit, r.ns),
+        ew=amount(rules.unit, r.ew),
+    )
+
+
+def amount(unit: str, x: float) -> Msg:
+    """Return an amount in a game's unit: "1 point", "4.5 points", "1 resto", "3 resti"."""
+    if unit == "resti":
+        return plural_resti(int(x))
+    return points_text(x)
 
 
 def _plain(value: Any, tr: Translator) -> Any:

@@ -11,6 +11,7 @@ from tarocchi.bots import make_bot
 from tarocchi.bots.hints import reason, suggest, to_json, view_seed
 from tarocchi.bots.search import SearchBot, Settings
 from tarocchi.games import game
+from tarocchi.games.ottocento_combos import analyse
 from tarocchi.views import view
 from tests.games.piedicavallo_helpers import play, table
 
@@ -90,7 +91,11 @@ def test_a_phase_the_search_leaves_to_the_heuristic() -> None:
         assert hints[0].action == heuristic
         assert {h.code for h in hints} == {"DECLARE", "PASS"}
         assert all(h.value is None for h in hints)
-        assert "declare" in reason(v, rules.parse_action("DECLARE"))
+        # a sentence saying what would be declared and what it scores
+        declare = reason(v, rules.parse_action("DECLARE"))
+        found = analyse(v.hand)
+        assert declare.startswith(f"score {found.value} point") and found.describe() in declare
+        assert reason(v, rules.parse_action("PASS")).startswith("keep your hand hidden")
         return
     raise AssertionError("no declaration found")
 

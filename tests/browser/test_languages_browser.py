@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page
 
 from tarocchi.i18n import LANGUAGES, PSEUDO, translator
 from tests.browser.conftest import SHOTS
-from tests.browser.test_play_browser import my_turn
+from tests.browser.test_play_browser import act_once, my_turn
 from tests.i18n.pseudo import bare_words
 
 pytestmark = pytest.mark.browser
@@ -77,10 +77,7 @@ def test_no_play_page_string_escapes_translation(browser: Browser, server: str) 
     for _ in range(6):  # a few plays, so the log has events, tricks and prompts
         if my_turn(page) == "over":
             break
-        button = page.query_selector("#actions button")
-        (button or page.query_selector(".hand-card.legal")).click()  # type: ignore[union-attr]
-        page.wait_for_function("() => !document.getElementById('prompt').textContent"
-                               ".startsWith('…')")  # fmt: skip
+        act_once(page)
     text = page.inner_text("body")
     labels = page.eval_on_selector_all(
         "[aria-label], [title], img[alt]",
@@ -89,3 +86,20 @@ def test_no_play_page_string_escapes_translation(browser: Browser, server: str) 
     assert "⟦" in text
     assert bare_words(text + " " + " ".join(labels)) == []
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_browser_picks_each_catalogs_plural_form(browser: Browser, server: str) -> None:
+    """The page's scripts choose plural forms with Intl.PluralRules (no code built from the
+    catalog's C expression): for every language and many counts, the form gettext picks."""
+    page = fresh_page(browser)
+    page.goto(f"{server}/")
+    counts = [*range(0, 120), 1000, 1_000_000, 2_000_000, 3_500_000]
+    for lang in sorted(LANGUAGES):
+        browser_forms = page.evaluate(
+            "async ([lang, counts]) => { const m = await import('/static/i18n.js');"
+            " return counts.map((n) => m.pluralIndex(lang, n)); }",
+            [lang, counts],
+        )
+        catalog = translator(lang).catalog
+        gettext_forms = [catalog.plural(n) if lang != "en" else int(n != 1) for n in counts]  # type: ignore[attr-defined]
+        assert browser_forms == gettext_forms, lang

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,6 +16,8 @@ from tarocchi.games import GAMES, game
 from tarocchi.views import to_json, view
 from tarocchi.web.api import rebuild
 from tarocchi.web.app import create_app
+from tarocchi.web.middleware import SECURITY_HEADERS
+from tarocchi.web.rates import Rates
 from tests.conftest import BACKENDS, new_database
 
 
@@ -108,7 +112,9 @@ def test_bad_actions_change_nothing(client: TestClient) -> None:
     res = client.post(url, headers=h, json={"action": not_mine, "version": version})
     assert res.status_code == 409 and "not in your hand" in res.json()["detail"]
     res = client.post(url, headers=h, json={"action": "ZZ-1", "version": version})
-    assert res.status_code == 422 and "no card" in res.json()["detail"]
+    assert res.status_code == 422 and "not an action code" in res.json()["detail"]
+    res = client.post(url, headers=h, json={"action": "T40", "version": version})  # Minchiate's
+    assert res.status_code == 409 and "no card" in res.json()["detail"]
     res = client.post(url, headers=h, json={"action": v["legal"][0], "version": version + 3})
     assert res.status_code == 409 and "stale version" in res.json()["detail"]
     res = client.post(url, headers={**h, "Content-Type": "application/json"}, content=b"{nope")
@@ -222,3 +228,211 @@ def test_hint_ranks_the_legal_actions(client: TestClient) -> None:
     assert all(h["reason"] for h in ranked)
     codes = set(game("piedicavallo").pack.codes)
     assert codes_in(res.json(), codes) <= set(data["view"]["hand"])
+
+
+def test_seeds_are_drawn_unless_chosen(client: TestClient) -> None:
+    """A drawn seed has 64 bits (nobody can choose or brute-force it) and its record says
+    so; a chosen 64-bit seed deals the same cards on every machine, marked as chosen."""
+    drawn = [new_game(client) for _ in range(4)]
+    ends = [play_to_end(client, d) for d in drawn]
+    assert max(end["seed"] for end in ends) >= 2**40  # all four below: chance 2^-96
+    rec = client.get(f"/api/games/{drawn[0]['id']}/record", headers=auth(drawn[0]["token"]))
+    assert rec.json()["seed_chosen"] is False and rec.json()["seed"] == ends[0]["seed"]
+    data = new_game(client, seed=2**64 - 1)
+    assert data["view"]["dealer"] == 0
+    assert set(data["view"]["hand"]) == {"SW-5", "SW-7", "SW-Q", "BA-6", "BA-8", "BA-J", "BA-N",
+        "CU-6", "CU-J", "CO-A", "CO-Q", "CO-K", "T3", "T11", "T12", "T14", "T21"}  # fmt: skip
+    assert play_to_end(client, data)["seed"] == 2**64 - 1
+    rec = client.get(f"/api/games/{data['id']}/record", headers=auth(data["token"])).json()
+    assert rec["seed_chosen"] is True and rec["seed"] == 2**64 - 1
+    too_big = client.post("/api/games", json={"game": "piedicavallo", "seed": 2**64})
+    assert too_big.status_code == 422
+
+
+@pytest.mark.parametrize("body", [
+    {"game": "piedicavallo", "seed": "5"}, {"game": "piedicavallo", "seed": 5.0},
+    {"game": "piedicavallo", "seed": True}, {"game": "Piedicavallo"},
+    {"game": "piedicavallo", "level": "HARD"}, {"game": "piedicavallo", "colour": "red"},
+    {"game": ["piedicavallo"]},
+])  # fmt: skip
+def test_creation_types_are_strict(client: TestClient, body: dict[str, Any]) -> None:
+    res = client.post("/api/games", json=body)
+    assert res.status_code == 422, res.text
+    assert res.json()["errors"] and res.json()["detail"].startswith("malformed request")
+
+
+def test_action_types_are_strict(client: TestClient) -> None:
+    data = new_game(client)
+    url, h = f"/api/games/{data['id']}/actions", auth(data["token"])
+    legal, version = data["view"]["legal"][0], data["version"]
+    for wrong in (str(version), float(version), True, None):
+        res = client.post(url, headers=h, json={"action": legal, "version": wrong})
+        assert res.status_code == 422, (wrong, res.text)
+    res = client.post(url, headers=h, json={"action": legal.lower(), "version": version})
+    assert res.status_code == 422 and "not an action code" in res.json()["detail"]
+    res = client.post(url, headers=h, json={"action": legal, "version": version})
+    assert res.status_code == 200
+
+
+@pytest.mark.parametrize("raw", [
+    b'{"action": "PASS", "version": NaN}', b'{"action": "PASS", "version": Infinity}',
+    b'{"action": "PASS", "version": -Infinity}', b'{"action": "\\ud800", "version": 1}',
+    b'{"\\udfff": 1, "action": "PASS", "version": 1}',
+])  # fmt: skip
+def test_nan_infinity_and_lone_surrogates_are_malformed(client: TestClient, raw: bytes) -> None:
+    """Values JSON's grammar allows Python to read but not to write back: 422, never 500,
+    and the connection keeps serving."""
+    data = new_game(client)
+    url, h = f"/api/games/{data['id']}/actions", auth(data["token"])
+    res = client.post(url, headers={**h, "Content-Type": "application/json"}, content=raw)
+    assert res.status_code == 422, res.text
+    assert client.get(f"/api/games/{data['id']}", headers=h).json()["version"] == data["version"]
+    for raw_seed in (b"NaN", b"Infinity", b'"\\ud800"'):
+        res = client.post("/api/games", content=b'{"game": "ottocento", "seed": ' + raw_seed + b"}",
+                          headers={"Content-Type": "application/json"})  # fmt: skip
+        assert res.status_code == 422, res.text
+    res = client.post("/api/games", content=b'{"game": "\\ud800"}',
+                      headers={"Content-Type": "application/json"})  # fmt: skip
+    assert res.status_code == 422 and "\\ud800" in res.text
+
+
+def test_errors_quote_only_a_short_excerpt(client: TestClient) -> None:
+    data = new_game(client)
+    url, h = f"/api/games/{data['id']}/actions", auth(data["token"])
+    res = client.post(url, headers=h, json={"action": "X" * 10_000, "version": 1})
+    assert res.status_code == 422 and len(res.content) < 1000
+    assert all(len(e["input"]) <= 40 for e in res.json()["errors"])
+    res = client.post("/api/games", json={"game": "Y" * 12_000})
+    assert res.status_code == 422 and len(res.content) < 1000
+    res = client.get("/api/games/" + "z" * 5_000, headers=h)  # ids, codes: bounded too
+    assert res.status_code == 422 and len(res.content) < 1000
+    res = client.get("/cards/minchiate/" + "Z" * 500 + ".svg")
+    assert res.status_code == 422 and len(res.content) < 1000
+
+
+def test_large_bodies_get_413_unread(client: TestClient) -> None:
+    """Over 16 KB: 413, whether the size is declared or the body streamed without one."""
+    big = b'{"game": "piedicavallo", "pad": "' + b"x" * 17_000 + b'"}'
+    res = client.post("/api/games", content=big, headers={"Content-Type": "application/json"})
+    assert res.status_code == 413 and "16 KB" in res.json()["detail"]
+    chunks = iter([big[i : i + 4096] for i in range(0, len(big), 4096)])
+    res = client.post("/api/games", content=chunks, headers={"Content-Type": "application/json"})
+    assert res.status_code == 413
+    res = client.post("/api/games", json={"game": "piedicavallo", "level": "random"})
+    assert res.status_code == 201  # a body under the bound passes whole
+
+
+def test_bearer_scheme_and_token_spaces(client: TestClient) -> None:
+    data = new_game(client)
+    url, token = f"/api/games/{data['id']}", data["token"]
+    for scheme in ("Bearer", "bearer", "BEARER", "bEaReR"):
+        assert client.get(url, headers={"Authorization": f"{scheme} {token}"}).status_code == 200
+    for wrong in (f"Bearer  {token}", f"Bearer {token}\t", f"Bearer {token} x", f"Basic {token}",
+                  token):  # fmt: skip
+        res = client.get(url, headers={"Authorization": wrong})
+        assert res.status_code == 401, wrong
+
+
+def test_rates_a_person_never_reaches(client: TestClient) -> None:
+    """Past a rate of creation or hints per client: 429 with Retry-After, nothing done;
+    until then, that client's requests for AI work are turned away at the door."""
+    service = client.app.state.games  # type: ignore[attr-defined]
+    kept = service.rates
+    try:
+        service.rates = Rates(create="2/minute")
+        data = new_game(client)
+        new_game(client)
+        res = client.post("/api/games", json={"game": "piedicavallo", "level": "random"})
+        assert res.status_code == 429 and 0 < int(res.headers["retry-after"]) <= 60
+        move = {"action": data["view"]["legal"][0], "version": data["version"]}
+        url, h = f"/api/games/{data['id']}", auth(data["token"])
+        res = client.post(f"{url}/actions", headers=h, json=move)
+        assert res.status_code == 429 and int(res.headers["retry-after"]) > 0  # at the door
+        assert client.get(url, headers=h).json()["version"] == data["version"]  # unchanged
+        service.rates = Rates(hint="1/minute")
+        assert client.get(f"{url}/hint", headers=h).status_code == 200
+        res = client.get(f"{url}/hint", headers=h)
+        assert res.status_code == 429 and int(res.headers["retry-after"]) > 0
+    finally:
+        service.rates = kept
+
+
+def test_a_client_waits_behind_itself(tmp_path: Path) -> None:
+    """One client's burst of hints: one runs and two wait (the rest get 429 at once), and a
+    second client's request meanwhile runs without waiting behind the burst."""
+    app = create_app(tmp_path / "q.sqlite3", ai_workers=2)
+
+    async def scenario() -> tuple[list[int], float, float]:
+        async with app.router.lifespan_context(app):
+            flooder, other = (
+                httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=(address, 1)),
+                                  base_url="http://t")
+                for address in ("10.0.0.1", "10.0.0.2")
+            )  # fmt: skip
+            data = (await flooder.post("/api/games", json={"game": "minchiate"})).json()
+            mine = (await other.post("/api/games", json={"game": "minchiate"})).json()
+            url = f"/api/games/{data['id']}/hint"
+            burst = [flooder.get(url, headers=auth(data["token"])) for _ in range(8)]
+            start = time.perf_counter()
+            flood = asyncio.gather(*burst)
+            await asyncio.sleep(0.05)
+            res = await other.get(f"/api/games/{mine['id']}/hint", headers=auth(mine["token"]))
+            alone = time.perf_counter() - start
+            assert res.status_code == 200
+            replies = await flood
+            return sorted(r.status_code for r in replies), alone, time.perf_counter() - start
+
+    statuses, alone, burst = asyncio.run(scenario())
+    assert statuses == [200, 200, 200, 429, 429, 429, 429, 429]
+    assert alone < burst  # the other client did not wait for the whole burst
+
+
+def test_every_response_has_the_security_headers(client: TestClient) -> None:
+    """Pages, API answers, files, images and every kind of error carry the headers."""
+    data = new_game(client)
+    urls = ["/", "/traditions/minchiate", "/rules/ottocento", "/play/piedicavallo",
+            "/static/play.js", "/static/site.css", "/cards/minchiate/T40.svg",
+            "/api/packs/ottocento",
+            "/openapi.json", "/healthz", "/readyz", f"/api/games/{data['id']}", "/nope",
+            "/play/scopa", "/api/games/nope", "/docs", "/redoc", "/api/games/"]  # fmt: skip
+    for url in urls:
+        res = client.get(url, headers=auth(data["token"]), follow_redirects=False)
+        assert res.status_code in (200, 404), url
+        for name, value in SECURITY_HEADERS.items():
+            assert res.headers[name] == value, (url, name)
+    assert client.post("/api/games", json={}).headers["x-frame-options"] == "DENY"
+    assert client.get("/docs").status_code == 404 and client.get("/redoc").status_code == 404
+    trailing = client.get("/rules/ottocento/", headers={"Host": "evil.example"},
+                          follow_redirects=False)  # fmt: skip
+    assert trailing.status_code == 404 and "location" not in trailing.headers
+
+
+def test_pages_errors_are_pages_in_the_readers_language(client: TestClient) -> None:
+    res = client.get("/no/such/page", headers={"Accept-Language": "it"})
+    assert res.status_code == 404 and res.headers["content-type"].startswith("text/html")
+    assert 'lang="it"' in res.text and "/static/site.css" in res.text
+    assert "Pagina non trovata" in res.text
+    res = client.get("/rules/scopa?lang=hi")
+    client.cookies.clear()  # ?lang= is remembered in a cookie
+    assert res.status_code == 404 and 'lang="hi"' in res.text
+    api = client.get("/api/games/nope", headers={"Authorization": "Bearer x"})
+    assert api.status_code == 404 and api.json() == {"detail": "no such game"}
+
+
+def test_a_crash_is_a_500_page_or_json(tmp_path: Path) -> None:
+    """An unexpected error: a page in the reader's language for a page URL, JSON for the
+    API, each with the security headers, and nothing of the exception told."""
+    app = create_app(tmp_path / "crash.sqlite3")
+
+    async def boom() -> None:
+        raise RuntimeError("secret internals")
+
+    app.add_api_route("/boom", boom)
+    app.add_api_route("/api/boom", boom)
+    crashing = TestClient(app, raise_server_exceptions=False)  # no lifespan: no AI needed
+    page = crashing.get("/boom", headers={"Accept-Language": "fi"})
+    assert page.status_code == 500 and 'lang="fi"' in page.text and "Jokin meni vikaan" in page.text
+    api = crashing.get("/api/boom")
+    assert api.status_code == 500 and api.json() == {"detail": "the server failed; try again"}
+    for res in (page, api):
+        assert "secret" not in res.text and res.headers["x-frame-options"] == "DENY"

@@ -213,3 +213,55 @@ def test_minchiate_score_is_in_resti_with_the_points_alongside(client: TestClien
                 after = history[i + 1]
                 assert after["kind"] == "score" and after["seat"] == e["winner"]
                 assert after["value"] == e["points"]
+
+
+def pair_points(rules: Any, codes: list[str]) -> float:
+    """Return cards counted in pairs (Ottocento §1): each card its value minus a half."""
+    return sum(rules.pack.points[rules.card_id(c)] - 0.5 for c in codes)
+
+
+def trick_totals(history: list[dict[str, Any]]) -> dict[str, float]:
+    totals = {"NS": 0.0, "EW": 0.0}
+    for e in history:
+        if e["type"] == "trick":
+            for team in totals:
+                totals[team] += e["scores"][team]
+    return totals
+
+
+def test_ottocento_tricks_and_the_end_add_up_to_the_card_points(client: TestClient) -> None:
+    """The log's tricks, plus what the end adds (the discard for the dealer's team, the card
+    given for the Matto), make the breakdown's card points, counted the same way."""
+    rules = game("ottocento")
+    checked = 0
+    for seed in range(1, 6):
+        end = play(client, "ottocento", seed)[-1]["view"]
+        r = end["result"]
+        if 0 in r["tricks"]:
+            continue  # a sweep moves the Matto and the discard another way
+        totals = trick_totals(end["history"])
+        totals["NS" if end["dealer"] % 2 == 0 else "EW"] += pair_points(rules, r["discard"])
+        if r["matto_settlement"]:
+            owner = next(e["seat"] for e in end["history"]
+                         if e["type"] == "play" and e["card"] == "MATTO")  # fmt: skip
+            given = pair_points(rules, [r["matto_settlement"]])
+            totals["NS" if owner % 2 == 0 else "EW"] -= given
+            totals["EW" if owner % 2 == 0 else "NS"] += given
+        line = next(x for x in r["lines"] if x["label"] == "Card points (counted in pairs)")
+        assert (line["ns"], line["ew"]) == (totals["NS"], totals["EW"]) == tuple(r["card_points"])
+        checked += 1
+    assert checked >= 3
+
+
+def test_piedicavallo_tricks_add_up_to_the_cards_won_and_the_matto(client: TestClient) -> None:
+    for seed in range(1, 4):
+        end = play(client, "piedicavallo", seed)[-1]["view"]
+        r = end["result"]
+        if 0 in r["tricks"]:
+            continue
+        lines = {x["label"]: x for x in r["lines"]}
+        totals = trick_totals(end["history"])
+        for team in ("ns", "ew"):
+            won = lines["Cards won in tricks"][team] + lines["The Matto"][team]
+            assert won == totals[team.upper()]
+            assert r[team] == won + lines["The discard"][team]

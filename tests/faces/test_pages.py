@@ -12,7 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.testclient import TestClient
 
 import tarocchi
-from tarocchi.i18n import LANGUAGES
+from tarocchi.i18n import LANGUAGES, translator
 from tarocchi.web import content, pages
 
 STATIC = Path(pages.__file__).parent / "static"
@@ -123,7 +123,9 @@ def route_exists(client: TestClient, link: str, page: Page) -> bool:
         return link[1:] in page.ids
     if m := re.fullmatch(r"\?lang=([a-z]+)", link):  # the language switcher: this page
         return m[1] in LANGUAGES
-    if link in ("/", "/static/site.css"):
+    if m := re.fullmatch(r"\?theme=([a-z]+)", link):  # the light or dark switch: this page
+        return m[1] in ("light", "dark")
+    if link in ("/", "/static/site.css", "/static/favicon.svg"):
         return client.get(link).status_code == 200
     if m := re.fullmatch(r"/traditions/([a-z-]+)", link):
         return m[1] in content.TRADITIONS
@@ -323,3 +325,24 @@ def test_stylesheet(client: TestClient) -> None:
     css = response.text
     for needle in ("prefers-reduced-motion", ".button", "table", ".card-grid", "@media"):
         assert needle in css
+
+
+def test_a_theme_choice_is_remembered(client: TestClient) -> None:
+    """`?theme=dark` draws the page dark and keeps the choice in a cookie; without a
+    choice the page follows the system's (no data-theme) and offers both switches."""
+    client.cookies.clear()
+    plain = client.get("/").text
+    assert "data-theme" not in plain.split(">", 2)[1]
+    assert 'href="?theme=dark"' in plain and 'href="?theme=light"' in plain
+    dark = client.get("/?theme=dark")
+    assert dark.cookies.get("theme") == "dark"
+    assert '<html lang="en" data-theme="dark">' in dark.text
+    later = client.get("/rules/minchiate")  # the client sends the cookie back
+    assert 'data-theme="dark"' in later.text and 'href="?theme=dark"' not in later.text
+    client.cookies.clear()
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_hints_switch_and_the_hint_button_read_differently(lang: str) -> None:
+    tr = translator(lang)
+    assert tr.gettext("Show the Hint button") != tr.gettext("Hint")

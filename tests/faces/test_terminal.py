@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
 from tarocchi.bots import make_bot
 from tarocchi.games import GAMES, game
+from tarocchi.i18n import translator
 from tarocchi.match import advance, bot_seed
-from tarocchi.terminal import play_terminal
+from tarocchi.terminal import help_text, play_terminal
 
 
 def run(game_name: str, seed: int, lines: list[str], level: str = "random") -> tuple[int, str]:
@@ -64,7 +66,8 @@ def test_bad_input_is_explained_and_asked_again() -> None:
     assert "Choose a number from 1 to" in text
     assert "Commands:" in text
     assert "No trick has been finished yet." in text or "Last trick" in text
-    assert "card points taken" in text
+    assert "Score: North-South 0 points, East-West 0 points" in text
+    assert "NS: 0 tricks" in text
     if illegal:
         assert "Not allowed: you must" in text or "Not allowed: you have no" in text
 
@@ -95,10 +98,12 @@ def test_the_discard_is_never_printed_before_the_end() -> None:
         _, text = run("piedicavallo", seed, ["1"] * 80)
         before_end, summary = text.split("=== End of the deal ===")
         line = next(x for x in summary.splitlines() if x.strip().startswith("The discard"))
-        discard = line[line.index("(") + 1 : line.index(")")].split()
-        assert len(discard) == 2
-        words = set(before_end.replace("[", " ").replace("]", " ").split())
-        assert not words & set(discard), seed
+        discard = line[line.index(" discarded ") + 11 : line.rindex(")")].split(", ")
+        assert len(discard) == 2 and set(discard) <= {c.name_en for c in rules.pack.cards}
+        for name in discard:
+            assert name not in before_end, seed
+        codes = {c.code for c in rules.pack.cards if c.name_en in discard}
+        assert not set(before_end.replace("(", " ").split()) & codes, seed
 
 
 def test_hints_claim_an_estimate_only_when_they_show_one() -> None:
@@ -114,6 +119,51 @@ def test_hints_claim_an_estimate_only_when_they_show_one() -> None:
         [line.split()[2] for line in part.split("\n>")[0].splitlines() if line.startswith("  - ")]
         for part in text.split("Hint, best first")[1:3]
     )
-    assert sorted(declare) == ["declare:", "pass:"]  # reasons where a margin would stand
+    assert sorted(declare) == ["keep", "score"]  # reasons where a margin would stand
     margins = [float(value) for value in play]  # each card's line shows a margin
     assert margins == sorted(margins, reverse=True) and len(margins) > 1
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_help_examples_are_actions_of_each_game(name: str) -> None:
+    rules = game(name)
+    text = help_text(rules, translator("en"))
+    examples = text[text.index("(e.g. ") + 6 : text.index(")")].split(", ")
+    assert len(examples) == 3
+    for code in examples:
+        assert rules.action_code(rules.parse_action(code)) == code
+    listed = [line.split(" -- ")[0].split(" / ") for line in text.splitlines()
+              if "as listed when they are offered" in line]  # fmt: skip
+    assert [[c.strip() for c in codes] for codes in listed] == (
+        [list(rules.extra_actions)] if rules.extra_actions else []
+    )
+    for code in rules.extra_actions:
+        assert rules.action_code(rules.parse_action(code)) == code
+    _, session = run(name, 1, ["help", "quit"])
+    assert text in session
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_names_stand_beside_codes_in_the_hand_and_the_trick(name: str) -> None:
+    rules = game(name)
+    status, text = run(name, 2, ["1"] * 5 + ["hand", "trick", "quit"])
+    assert status == 1
+    hand = text.split("Your hand:")[-1].split("Current trick:")[0]
+    labels = re.findall(r"([A-Z0-9-]+) \((.+?)\)(?:,|$)", hand, re.M)
+    assert labels
+    for code, card_name in labels:
+        assert rules.pack.cards[rules.card_id(code)].name_en == card_name
+    played = re.findall(r"plays ([A-Z0-9-]+) \((.+?)\)$", text, re.M)
+    assert played
+    for code, card_name in played:
+        assert rules.pack.cards[rules.card_id(code)].name_en == card_name
+
+
+def test_counts_take_their_plural_forms() -> None:
+    _, text = run("piedicavallo", 5, ["score", "1"] * 8 + ["quit"])
+    counts = re.findall(r"^  (NS|EW): (\d+) (tricks?)$", text, re.M)
+    assert len(counts) == 16
+    for _team, n, word in counts:
+        assert word == ("trick" if n == "1" else "tricks")
+    assert {n for _, n, _ in counts} >= {"0", "1", "2"}
+    assert "1 tricks" not in text and "(1 points)" not in text

@@ -204,8 +204,8 @@ def test_discard_check() -> None:
     assert ok == codes(hand & ~SPECIAL)
     reasons = {c: RULES.illegal_reason(state, cid(c)) for c in ("CU-K", "T29", "T5")}
     assert reasons["T29"] == "trump 29 may never be discarded (rules §2.5)"
-    assert "only zero-point cards may be discarded: CU-K is worth 5" in reasons["CU-K"]
-    assert "T5 is worth 3" in reasons["T5"]
+    assert "only zero-point cards may be discarded: King of Cups is worth 5" in reasons["CU-K"]
+    assert "5 Papa V is worth 3" in reasons["T5"]
     with pytest.raises(IllegalAction):
         RULES.apply(state, cid("CU-K"))
     assert "SW-5" in codes(discard_mask(hand | m("SW-5")))
@@ -279,8 +279,8 @@ def test_declarations_go_ccw_from_the_dealers_right_and_skip_empty_hands() -> No
     assert codes(shown[S]) >= {"T30", "T31", "T32", "T33"} and "MATTO" not in codes(shown[S])
     texts = [e.text for e in RULES.public_events(state) if e.kind == "declare"]
     assert texts == [
-        "West declares 3 Kings (SW-K, BA-K, CU-K): 15.",
-        "South declares the sequence T30-T33: 20 + 5 for the Matto = 25.",
+        "West declares 3 Kings (Swords, Batons, Cups): 15.",
+        "South declares the sequence of trumps 30-33: 20 + 5 for the Matto = 25.",
     ]
     # §7.20's start: W's Kings 15 for East-West, then S's 25 for North-South
     assert [(sc.team, sc.points) for sc in RULES.scores(state) if sc.key[0] == 4] == [
@@ -425,7 +425,9 @@ def test_opponents_counting_cards_score_at_once() -> None:
     assert codes(last.cards) == {"T38", "T2"}
     event = RULES.public_events(state)[-1]
     assert event.kind == "score" and event.value == 13
-    assert event.text.startswith("East-West score 13 for T38 and T2 captured by East in trick 1.")
+    assert event.text.startswith(
+        "East-West score 13 for 38 The Sun and 2 Papa II captured by East in trick 1."
+    )
 
 
 def test_own_cards_die_at_home() -> None:

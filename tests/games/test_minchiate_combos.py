@@ -72,10 +72,10 @@ def test_worked_hand_of_the_spec() -> None:
         (KINGS, 15, 5),
     ]
     assert [describe(c) for c in found] == [
-        "the sequence T28-T30: 15 + 5 for the Matto = 20",
-        "the Matto versicola (T1, Matto, T40): 20",
-        "the Thirteen (T1, T13, T28): 15 + 5 for the Matto = 20",
-        "3 Kings (SW-K, BA-K, CU-K): 15 + 5 for the Matto = 20",
+        "the sequence of trumps 28-30: 15 + 5 for the Matto = 20",
+        "the Matto versicola (trumps 1 and 40 with the Matto): 20",
+        "the Thirteen (trumps 1, 13 and 28): 15 + 5 for the Matto = 20",
+        "3 Kings (Swords, Batons, Cups): 15 + 5 for the Matto = 20",
     ]
 
 

@@ -140,7 +140,7 @@ def test_matto_lost_with_five_tricks_pays_a_card() -> None:
     assert result.piles[team] & MATTO_BIT
     note = lines(state)["Matto payback"][2]
     assert note.startswith(f"The Matto lost trick {payback[1] + 1} to ")
-    assert PACK.codes[card] in note
+    assert PACK.cards[card].name_en in note and PACK.codes[card] not in note
 
 
 def test_matto_goes_over_when_its_side_wins_no_trick() -> None:

@@ -210,7 +210,7 @@ def test_declare_or_pass_before_the_first_card() -> None:
     state = play(state, "CU-6", "CO-6")  # W discards
     assert state.phase == DECLARE and state.to_move == S
     assert legal(state) == {"DECLARE", "PASS"}
-    with pytest.raises(IllegalAction, match="DECLARE all your combinations or PASS"):
+    with pytest.raises(IllegalAction, match="declare all your combinations or pass"):
         play(state, "SW-K")
     state = play(state, "DECLARE")
     assert state.phase == PLAY and state.to_move == S
@@ -476,12 +476,13 @@ def test_full_deal_177() -> None:
     assert "3 Kings (17)" in lines["Declared by West"].note
     assert "Declared by North" not in lines  # a pass scores nothing
     assert (lines["Last trick"].ns, lines["Last trick"].ew) == (6, 0)
-    assert "give SW-9 to EW" in lines["Matto settlement"].note
-    assert "East discarded BA-6 CU-10" in lines["The discard"].note
+    assert "give 9 of Swords to EW" in lines["Matto settlement"].note
+    assert "East discarded 6 of Batons, 10 of Cups" in lines["The discard"].note
     captured = lines["Combinations captured by NS"]
     assert captured.ns == 310 and "Grande of 13 cards (60)" in captured.note
     assert "sequence points doubled" in captured.note
-    assert "ANGEL WORLD SUN MOON T16" in captured.note  # the cards, strongest first
+    # the cards, strongest first
+    assert "The Angel, The World, The Sun, The Moon, 16 The Star" in captured.note
     assert lines["Combinations captured by EW"].ew == 27
     assert sum(x.ns for x in r.lines) == r.ns and sum(x.ew for x in r.lines) == r.ew
 

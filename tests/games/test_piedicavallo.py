@@ -118,8 +118,8 @@ def test_dealer_discards_first() -> None:
     ("card", "reason"),
     [
         ("SW-K", "Kings cannot be discarded"),
-        ("T1", "T1 cannot be discarded"),
-        ("T21", "T21 cannot be discarded"),
+        ("T1", "1 The Magician cannot be discarded"),
+        ("T21", "21 The World cannot be discarded"),
         ("MATTO", "the Matto cannot be discarded"),
     ],
 )

@@ -1,4 +1,5 @@
-"""Bots by name: `random`, `heuristic` (one per game), `easy`, `search`, `hard`, `oracle`;
+"""Bots by name: `random`, `heuristic` (one per game), `easy`, `search`, `hard`, `short`,
+`oracle`;
 and the levels players choose from, each played by one of them (`normal` is `search`)."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ BOTS = {
     "easy": "tarocchi.bots.easy:EasyBot",
     "search": "tarocchi.bots.search:SearchBot",
     "hard": "tarocchi.bots.search:HardSearchBot",
+    "short": "tarocchi.bots.search:ShortSearchBot",  # the web server's stand-in under load
     "oracle": "tarocchi.bots.oracle:OracleBot",  # analysis only: it sees every card
     # OpenSpiel's ISMCTS, an independent arena opponent (needs the `openspiel` extra)
     "openspiel-ismcts": "tarocchi.adapters.openspiel:ISMCTSBot",

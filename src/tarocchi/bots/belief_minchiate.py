@@ -173,15 +173,12 @@ def _led_mask(led_of: Sequence[int], trick: Sequence[tuple[int, int]]) -> int:
     return led_of[trick[0][1]] or (len(trick) > 1 and led_of[trick[1][1]]) or 0
 
 
-def _in_text_order(cards: int, text: str, codes: Sequence[str]) -> tuple[int, ...]:
-    """Return the cards of a mask in the order their codes appear in an event's text."""
-    import re
-
-    def place(c: int) -> int:
-        found = re.search(rf"(?<![\w-]){re.escape(codes[c])}(?![\w-])", text)
-        return found.start() if found else 0
-
-    return tuple(sorted(iter_bits(cards), key=place))
+def _in_text_order(cards: int, text: str) -> tuple[int, ...]:
+    """Return the cards of a mask in the order an event's message names them (its `cards`
+    parameter: the robbed cards, in the order they were robbed)."""
+    named = getattr(text, "params", {}).get("cards", ())
+    place = {card.id: i for i, card in enumerate(named)}
+    return tuple(sorted(iter_bits(cards), key=lambda c: place.get(c, 0)))
 
 
 class _HiddenPreplay:
@@ -265,7 +262,6 @@ def _minchiate_info(
     Fola rest), and a deck order that deals the sampled hands."""
     from tarocchi.games import minchiate as mc
 
-    codes = v.rules.pack.codes
     dealer = v.dealer
     cut = cutter = 0
     robbed: tuple[int, ...] = ()
@@ -277,9 +273,9 @@ def _minchiate_info(
         if e.kind == "cut" and e.seat is not None:
             cut, cutter = e.value, e.seat
         elif e.kind == "rob" and e.seat == cutter and e.cards and not fola_robbed:
-            robbed = _in_text_order(e.cards, e.text, codes)
+            robbed = _in_text_order(e.cards, e.text)
         elif e.kind == "rob" and e.seat == dealer and e.cards:
-            fola_robbed = _in_text_order(e.cards, e.text, codes)
+            fola_robbed = _in_text_order(e.cards, e.text)
         elif e.kind == "expose" and e.seat is not None:
             exposed[e.seat] = e.cards.bit_length() - 1
         elif e.kind == "fola" and e.seat == dealer and e.cards:

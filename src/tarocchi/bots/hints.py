@@ -75,15 +75,15 @@ def reason(view: View, action: int) -> str:
     rules = view.rules
     pack = rules.pack
     if action >= pack.size:
-        return _extra_reason(rules.action_code(action))
+        return _extra_reason(view, action)
     name = pack.cards[action]
     points = pack.points[action]
     if view.phase == "discard":
         if view.game == "minchiate":
-            return Msg("discard the %(card)s: it is worthless and goes to the Fola", card=name)
+            return Msg("discard %(card)s: it is worthless and goes to the Fola", card=name)
         return nmsg(
-            "discard the %(card)s: banks %(n)d point for your team and shortens your hand",
-            "discard the %(card)s: banks %(n)d points for your team and shortens your hand",
+            "discard %(card)s: banks %(n)d point for your team and shortens your hand",
+            "discard %(card)s: banks %(n)d points for your team and shortens your hand",
             points,
             card=name,
         )
@@ -97,8 +97,8 @@ def reason(view: View, action: int) -> str:
         if _partner_led(view, suit, mate):
             return Msg("lead %(suit)s back: your partner led that suit", suit=SUIT_NAMES_EN[suit])
         if suit == TRUMPS:
-            return Msg("lead the %(card)s: draws the opponents' trumps", card=name)
-        return Msg("lead the %(card)s", card=name)
+            return Msg("lead %(card)s: draws the opponents' trumps", card=name)
+        return Msg("lead %(card)s", card=name)
     before = rules.winning_play(view.trick)
     after = rules.winning_play((*view.trick, (view.seat, action)))
     at_stake = sum(pack.points[c] for _, c in view.trick if c != pack.matto)
@@ -141,16 +141,20 @@ def _partner_led(view: View, suit: int, mate: int) -> bool:
     return False
 
 
-def _extra_reason(code: str) -> str:
-    """Return the reason of an action that is not a card (a declaration choice)."""
-    if code == "DECLARE":
-        return Msg("declare: score your combinations now, showing their cards")
-    if code == "PASS":
-        return Msg("pass: keep your hand hidden and score no declaration")
-    if code == "DECL-DONE":
-        return Msg("stop declaring")
-    from tarocchi.games.minchiate import DECLARE_ACTIONS
-    from tarocchi.games.minchiate_combos import KIND_NAMES
+PASS_REASON = Msg("keep your hand hidden and score no declaration")
+DONE_REASON = Msg("declare nothing more and keep the rest of your hand hidden")
 
-    kind = KIND_NAMES[DECLARE_ACTIONS.index(code)]
-    return Msg("declare %(kind)s: score it now and show its cards", kind=kind)
+
+def _extra_reason(view: View, action: int) -> str:
+    """Return the reason of an action that is not a card (a declaration choice): what it
+    declares and scores, from the view's own hand."""
+    rules = view.rules
+    detail = rules.action_detail(view.hand, action)
+    if detail.points is None:
+        return PASS_REASON if rules.action_code(action) == "PASS" else DONE_REASON
+    return nmsg(
+        "score %(n)d point now for %(what)s, showing those cards",
+        "score %(n)d points now for %(what)s, showing those cards",
+        detail.points,
+        what=detail.what,
+    )

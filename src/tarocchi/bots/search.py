@@ -405,3 +405,19 @@ class HardSearchBot(SearchBot):
 
     name = "hard"
     settings = HARD
+
+
+# The search levels' stand-in when the web server's AI workers are all busy (issue 22): the
+# normal search at a fifth of its playouts and clock, so load shortens the AI's thinking
+# rather than queueing it (strength measured in the README's Reliability section)
+SHORT = {
+    name: replace(cfg, playouts=cfg.playouts // 5, seconds=cfg.seconds / 5)
+    for name, cfg in NORMAL.items()
+}
+
+
+class ShortSearchBot(SearchBot):
+    """The normal search at a fifth of its budget."""
+
+    name = "short"
+    settings = SHORT

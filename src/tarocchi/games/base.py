@@ -77,12 +77,13 @@ class Tally:
 
 @dataclass(frozen=True, slots=True)
 class ActionDetail:
-    """What an action that is not a card does: a sentence, the cards it involves and what it
-    scores (None when it scores nothing itself)."""
+    """What an action that is not a card does: a sentence, the cards it involves, what it
+    scores (None when it scores nothing itself) and what it declares (a noun phrase)."""
 
     label: str
     cards: int
     points: int | None
+    what: str = ""
 
 
 def exact(x: float) -> float:
@@ -160,7 +161,7 @@ def follow_rule(pack: Pack) -> Callable[[int, Sequence[tuple[int, int]]], int]:
 def follow_reason(hand: int, led: int | None, card: int, pack: Pack) -> str:
     """Explain why card may not follow (call only when play_mask refuses it)."""
     if not (hand >> card) & 1:
-        return Msg("%(card)s is not in your hand", card=pack.code(card))
+        return Msg("%(card)s is not in your hand", card=pack.cards[card])
     assert led is not None
     if hand & pack.suit_mask[led]:
         if led == TRUMPS:
@@ -414,6 +415,7 @@ class TrickGame(Generic[S]):
 
     # -- the running score ---------------------------------------------------------------
     how: ClassVar[str] = ""  # how the running score is counted, for players
+    unit: ClassVar[str] = "points"  # the unit of the final result: "points" or "resti"
 
     def pile_points(self, mask: int) -> float:
         """Return what the cards of a pile count for now (the plain sum of card points)."""
@@ -430,9 +432,9 @@ class TrickGame(Generic[S]):
         """Return the running score from public facts: the cards each team has taken and the
         public events (the final result once the deal is over)."""
         if result is not None:
-            return Tally(result.ns, result.ew, "points", self.how)
+            return Tally(result.ns, result.ew, self.unit, self.how)
         ns, ew = self.pile_points(won[0]), self.pile_points(won[1])
-        return Tally(ns, ew, "points", self.how, (ScoreLine(CARDS_TAKEN, ns, ew),))
+        return Tally(ns, ew, self.unit, self.how, (ScoreLine(CARDS_TAKEN, ns, ew),))
 
     def action_detail(self, hand: int, action: int) -> ActionDetail:
         """Describe an action that is not a card, for a seat holding hand."""

@@ -23,10 +23,10 @@ docs/rules.md (Minchiate).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
-from typing import Any, ClassVar, NamedTuple
+from typing import Any
 
-from tarocchi.cards import BIT, SEATS, SUIT_NAMES_EN, TEAMS, bits, mask_of
+from tarocchi.cards import BIT, SEATS, SUIT_NAMES_EN, bits, mask_of
+from tarocchi.games import minchiate_notes as notes
 from tarocchi.games.base import (
     ActionDetail,
     Event,
@@ -36,71 +36,155 @@ from tarocchi.games.base import (
     Tally,
     TrickGame,
     follow_reason,
-    led_masks,
     led_suit,
     shuffled_deal,
-    winner_of,
 )
 from tarocchi.games.minchiate_combos import (
-    KIND_CODES,
     KIND_NAMES,
-    Combo,
-    combo_base,
     combo_name,
     combos,
     describe,
     has_versicola,
     versicole_value,
 )
-from tarocchi.games.minchiate_ledger import Ledger, convert, describe_diff
-from tarocchi.i18n import N_, Msg, nmsg
-from tarocchi.packs.minchiate import MATTO, PACK, trump
 
-DISCARD, DECLARE, PLAY, OVER = range(4)
-PHASE_NAMES = ("discard", "declare", "play", "over")
-TRICKS = 21
-HAND_SIZE = 21
-ROB_LIMIT = 13  # rules §2.2 [I1]: the cutter robs at most 13 cards
-FIRST_PACKET, SECOND_PACKET = 10, 11
-LAST_TRICK_BONUS = 10
-CARDS_PAR = 42  # rules §5: each card taken beyond 42 is worth 1
-TEAM_NAMES = (N_("North-South"), N_("East-West"))
-
-N_CARDS = PACK.size
-DECLARE_ACTIONS = tuple(f"DECL-{code}" for code in KIND_CODES)
-DONE = N_CARDS + len(DECLARE_ACTIONS)  # the action id of DECL-DONE
-
-MATTO_BIT = 1 << MATTO
-TRUMP_MASK = PACK.trump_mask
-KING_MASK = PACK.king_mask
-T29 = trump(29)
-T29_BIT = 1 << T29
-COUNTING = mask_of(c for c in range(N_CARDS) if PACK.points[c])
-# rules §1: a *special* card is a counting card or T29: never discarded, never left in the Fola
-SPECIAL = COUNTING | T29_BIT
-# rules §2.2: the robbing takes counting cards and trumps above 20
-ROBBABLE = COUNTING | mask_of(trump(n) for n in range(21, 41))
-# rules §2.5: only zero-point cards other than T29 may be discarded
-DISCARDABLE = PACK.full_mask & ~SPECIAL
-# the mask of the suit a card sets when it is the first non-Matto card of a trick
-LED_MASK = led_masks(PACK)
-POINTS = PACK.points
-TEN_POINTS = mask_of(c for c in range(N_CARDS) if POINTS[c] == 10)
-FIVE_POINTS = mask_of(c for c in range(N_CARDS) if POINTS[c] == 5)
-THREE_POINTS = mask_of(c for c in range(N_CARDS) if POINTS[c] == 3)
-
-
-def card_points(mask: int) -> int:
-    """Return the card points of a mask (rules §1: every counting card is worth 10, 5 or 3)."""
-    return (
-        10 * (mask & TEN_POINTS).bit_count()
-        + 5 * (mask & FIVE_POINTS).bit_count()
-        + 3 * (mask & THREE_POINTS).bit_count()
-    )
-
-
-# rules §4-§5: what a card scores when the opponents capture it (the Matto is never captured)
-CAPTURE_POINTS = tuple(0 if c == MATTO else POINTS[c] for c in range(N_CARDS))
+# the position and the facts the rules share with their words, named here too (re-exported)
+from tarocchi.games.minchiate_deal import (
+    CAPTURE_POINTS as CAPTURE_POINTS,
+)
+from tarocchi.games.minchiate_deal import (
+    CARDS_PAR as CARDS_PAR,
+)
+from tarocchi.games.minchiate_deal import (
+    COUNTING as COUNTING,
+)
+from tarocchi.games.minchiate_deal import (
+    CUT as CUT,
+)
+from tarocchi.games.minchiate_deal import (
+    DEAL as DEAL,
+)
+from tarocchi.games.minchiate_deal import (
+    DECLARATIONS as DECLARATIONS,
+)
+from tarocchi.games.minchiate_deal import (
+    DECLARE as DECLARE,
+)
+from tarocchi.games.minchiate_deal import (
+    DECLARE_ACTIONS as DECLARE_ACTIONS,
+)
+from tarocchi.games.minchiate_deal import (
+    DISCARD as DISCARD,
+)
+from tarocchi.games.minchiate_deal import (
+    DISCARDABLE as DISCARDABLE,
+)
+from tarocchi.games.minchiate_deal import (
+    DISCARDS as DISCARDS,
+)
+from tarocchi.games.minchiate_deal import (
+    DONE as DONE,
+)
+from tarocchi.games.minchiate_deal import (
+    END as END,
+)
+from tarocchi.games.minchiate_deal import (
+    FIRST_PACKET as FIRST_PACKET,
+)
+from tarocchi.games.minchiate_deal import (
+    FIVE_POINTS as FIVE_POINTS,
+)
+from tarocchi.games.minchiate_deal import (
+    FOLA as FOLA,
+)
+from tarocchi.games.minchiate_deal import (
+    HAND_SIZE as HAND_SIZE,
+)
+from tarocchi.games.minchiate_deal import (
+    KING_MASK as KING_MASK,
+)
+from tarocchi.games.minchiate_deal import (
+    LAST_TRICK_BONUS as LAST_TRICK_BONUS,
+)
+from tarocchi.games.minchiate_deal import (
+    LED_MASK as LED_MASK,
+)
+from tarocchi.games.minchiate_deal import (
+    MATTO_BIT as MATTO_BIT,
+)
+from tarocchi.games.minchiate_deal import (
+    N_CARDS as N_CARDS,
+)
+from tarocchi.games.minchiate_deal import (
+    OVER as OVER,
+)
+from tarocchi.games.minchiate_deal import (
+    PHASE_NAMES as PHASE_NAMES,
+)
+from tarocchi.games.minchiate_deal import (
+    PLAY as PLAY,
+)
+from tarocchi.games.minchiate_deal import (
+    POINTS as POINTS,
+)
+from tarocchi.games.minchiate_deal import (
+    REVEAL as REVEAL,
+)
+from tarocchi.games.minchiate_deal import (
+    ROB_LIMIT as ROB_LIMIT,
+)
+from tarocchi.games.minchiate_deal import (
+    ROBBABLE as ROBBABLE,
+)
+from tarocchi.games.minchiate_deal import (
+    SECOND_PACKET as SECOND_PACKET,
+)
+from tarocchi.games.minchiate_deal import (
+    SPECIAL as SPECIAL,
+)
+from tarocchi.games.minchiate_deal import (
+    T29 as T29,
+)
+from tarocchi.games.minchiate_deal import (
+    T29_BIT as T29_BIT,
+)
+from tarocchi.games.minchiate_deal import (
+    TEAM_NAMES as TEAM_NAMES,
+)
+from tarocchi.games.minchiate_deal import (
+    TEN_POINTS as TEN_POINTS,
+)
+from tarocchi.games.minchiate_deal import (
+    THREE_POINTS as THREE_POINTS,
+)
+from tarocchi.games.minchiate_deal import (
+    TRICK as TRICK,
+)
+from tarocchi.games.minchiate_deal import (
+    TRICKS as TRICKS,
+)
+from tarocchi.games.minchiate_deal import (
+    TRUMP_MASK as TRUMP_MASK,
+)
+from tarocchi.games.minchiate_deal import (
+    DealInfo as DealInfo,
+)
+from tarocchi.games.minchiate_deal import (
+    Fields as Fields,
+)
+from tarocchi.games.minchiate_deal import (
+    Score as Score,
+)
+from tarocchi.games.minchiate_deal import (
+    State as State,
+)
+from tarocchi.games.minchiate_deal import (
+    card_points as card_points,
+)
+from tarocchi.games.minchiate_ledger import Ledger, describe_diff
+from tarocchi.games.minchiate_notes import END_TOTAL_LABEL
+from tarocchi.i18n import Msg, nmsg
+from tarocchi.packs.minchiate import MATTO, PACK
 
 
 def is_robbable(card: int) -> bool:
@@ -190,63 +274,6 @@ def payback_card(pile: int) -> int:
     return min(bits(rest), key=lambda c: (POINTS[c], c))
 
 
-def code_list(mask: int) -> list[str]:
-    """Return the codes of a mask in id order: a message parameter ("CU-K, T29" in English,
-    the list joined as each language joins)."""
-    return PACK.codes_of(mask)
-
-
-def sentences(first: Msg, *more: Msg) -> Msg:
-    """Return independent sentences (each a whole message) one after another."""
-    out = first
-    for sentence in more:
-        out = Msg("%(first)s %(second)s", first=out, second=sentence)
-    return out
-
-
-class DealInfo(NamedTuple):
-    """The facts of the pre-play sequence, fixed by the deck, the dealer and the cut."""
-
-    deck: tuple[int, ...]  # the shuffled pack, top card first
-    cut: int  # cards lifted off the top by the cutter (1-96)
-    cutter: int
-    robbed: tuple[int, ...]  # the cutter's robbed cards, from the bottom of the lifted packet up
-    exposed: tuple[int, int, int, int]  # each seat's last dealt card, dealt face up
-    dealt: tuple[int, int, int, int]  # the 21 cards dealt to each seat
-    fola: tuple[int, ...]  # the undealt cards, top first, before the dealer takes any
-    fola_robbed: tuple[int, ...]  # the dealer's robbed Fola cards, in order
-    fola_stop: int  # the Fola card turned up that stopped the dealer's robbing, or -1
-    fola_taken: int  # mask of the counting cards and T29 the dealer then had to take
-    fola_rest: int  # mask of what stayed in the Fola (seen by the dealer alone)
-    faceup: tuple[int, int, int, int]  # per seat, every card it received face up
-
-
-class Fields(NamedTuple):
-    """The fields of a Minchiate position: ints, masks and tuples of them."""
-
-    hands: tuple[int, int, int, int]
-    dealer: int
-    phase: int
-    to_move: int | None
-    leader: int
-    trick: tuple[tuple[int, int], ...]  # (seat, card) of the current trick, in play order
-    tricks: tuple[tuple[tuple[int, int], ...], ...]  # the finished tricks, as `trick`
-    winners: tuple[int, ...]  # the seat that won each finished trick
-    piles: tuple[int, int]  # cards each team took; the Matto always goes to its owner's team
-    legal: int  # the legal actions of to_move as a mask (bit a = action a)
-    led: int  # union of the suits led in finished tricks (for the King rule)
-    discards: tuple[int, int]  # the cutter's and the dealer's discards (face down until §2.6)
-    declared: tuple[tuple[int, int, int, int], ...]  # (seat, kind, cards, value), in order
-    info: DealInfo
-
-
-class State(Fields):
-    """A Minchiate position (immutable)."""
-
-    __slots__ = ()
-    GAME: ClassVar[str] = "minchiate"
-
-
 _new_state = tuple.__new__  # builds a State without the Python-level __new__ (hot path)
 
 
@@ -271,101 +298,13 @@ _BYTE_IDS = tuple(
     tuple(tuple(8 * i + j for j in range(8) if b >> j & 1) for b in range(256)) for i in range(14)
 )
 
-# the end breakdown's fixed words, made once (a result is built often: searches, benchmarks)
-PAYBACK_LABEL = Msg("Matto payback")
-CARD_POINTS_LABEL = Msg("Card points in the piles")
-OVER_42_LABEL = Msg("Cards over 42")
-LAST_TRICK_LABEL = Msg("Last trick")
-END_TOTAL_LABEL = Msg("End-of-deal total")
-DRAW_VERDICT = Msg("A draw: equal resti.")
-FINAL_DIFFERENCE_LABEL = Msg("Final difference")
-RESTI_LABEL = Msg("Resti")
+# words of the running score and the declarations (the rest: tarocchi.games.minchiate_notes)
 SCORED_AT_ONCE_LABEL = Msg("Points scored at once")
 RUNNING_DIFFERENCE_LABEL = Msg("Running difference")
 DONE_LABEL = Msg("Stop declaring: keep the rest of your hand hidden")
 
-# the stages of a deal, ordering its public events and immediate scores (rules §2-§5)
-CUT, DEAL, FOLA, DISCARDS, DECLARATIONS, REVEAL, TRICK, END = range(8)
 
-
-class Score(NamedTuple):
-    """One immediate score (rules §5): when, for whom, how much, for which cards."""
-
-    key: tuple[int, int]  # (stage, index within the stage)
-    team: int
-    seat: int | None
-    points: int
-    cards: int
-    ids: tuple[int, ...]  # the cards in the order `what` names them; a declaration: its kind
-
-    @property
-    def what(self) -> Msg:
-        """Return what was scored, a noun phrase ("%(team)s score %(points)d for %(what)s.");
-        made when asked, as the searches read only the points of many scores."""
-        return score_what(self)
-
-
-_new_score = tuple.__new__
-
-
-@lru_cache(maxsize=8192)
-def score_what(score: Score) -> Msg:
-    """Return what a score was scored for, as `Score.what` (cached: a deal's result names
-    dozens of scores, and messages are immutable)."""
-    stage, index = score.key
-    codes = PACK.codes
-    ids = score.ids
-    seat = "" if score.seat is None else SEATS[score.seat]
-    if stage == CUT:
-        return Msg("%(seat)s's robbing (%(cards)s)", seat=seat, cards=[codes[c] for c in ids])
-    if stage == DEAL:
-        return Msg("%(card)s dealt face up to %(seat)s", card=codes[ids[0]], seat=seat)
-    if stage == FOLA:
-        listed = [codes[c] for c in ids]
-        if index == 0:
-            return Msg("%(seat)s's robbing from the Fola (%(cards)s)", seat=seat, cards=listed)
-        return Msg("%(seat)s's taking from the Fola (%(cards)s)", seat=seat, cards=listed)
-    if stage == DECLARATIONS:
-        return Msg(
-            "%(seat)s's declaration of %(versicola)s",
-            seat=seat,
-            versicola=combo_name(ids[0], score.cards),
-        )
-    if stage == TRICK:
-        if len(ids) == 2:
-            return Msg(
-                "%(card)s and %(other)s captured by %(seat)s in trick %(trick)d",
-                card=codes[ids[0]],
-                other=codes[ids[1]],
-                seat=seat,
-                trick=index + 1,
-            )
-        return Msg(
-            "%(card)s captured by %(seat)s in trick %(trick)d",
-            card=codes[ids[0]],
-            seat=seat,
-            trick=index + 1,
-        )
-    return Msg("%(card)s, given for the Matto", card=codes[ids[0]])
-
-
-def ledger_text(score: Score, before: Ledger, after: Ledger) -> str:
-    """Return the public text of a score and where it leaves the resti ledger."""
-    team = TEAM_NAMES[score.team]
-    made = after.ns + after.ew - before.ns - before.ew
-    scored = Msg(
-        "%(team)s score %(points)d for %(what)s.", team=team, points=score.points, what=score.what
-    )
-    ledger = Msg(
-        "Running difference: %(difference)s; resti so far: North-South %(ns)d, East-West %(ew)d.",
-        difference=describe_diff(after.diff),
-        ns=after.ns,
-        ew=after.ew,
-    )
-    if made:
-        resti = nmsg("%(team)s make %(n)d resto.", "%(team)s make %(n)d resti.", made, team=team)
-        return sentences(scored, resti, ledger)
-    return sentences(scored, ledger)
+_new_score = tuple.__new__  # builds a Score without the Python-level __new__
 
 
 class Minchiate(TrickGame[State]):
@@ -549,7 +488,7 @@ class Minchiate(TrickGame[State]):
             return Msg("%(action)d is not an action in Minchiate", action=action)
         hand = state.hands[p]
         is_card = action < N_CARDS
-        code = self.action_code(action)
+        card = PACK.cards[action] if is_card else None
         if state.phase == DISCARD:
             if not is_card:
                 return Msg(
@@ -557,7 +496,7 @@ class Minchiate(TrickGame[State]):
                     seat=SEATS[p],
                 )
             if not hand >> action & 1:
-                return Msg("%(card)s is not in your hand", card=code)
+                return Msg("%(card)s is not in your hand", card=card)
             if action == T29:
                 return Msg("trump 29 may never be discarded (rules §2.5)")
             if POINTS[action]:
@@ -567,14 +506,14 @@ class Minchiate(TrickGame[State]):
                     "only zero-point cards may be discarded: %(card)s is worth %(n)d points "
                     "(rules §2.5)",
                     POINTS[action],
-                    card=code,
+                    card=card,
                 )
             # rules §6.2: T29 goes before it
-            return Msg("%(card)s cannot be discarded now", card=code)
+            return Msg("%(card)s cannot be discarded now", card=card)
         if state.phase == DECLARE:
             if is_card:
                 return Msg(
-                    "it is time to declare versicole (or DECL-DONE to stop), not to play a card"
+                    "it is time to declare versicole (or to stop declaring), not to play a card"
                 )
             kind = action - N_CARDS
             if self.declared_kinds(state, p) >> kind & 1:
@@ -583,7 +522,7 @@ class Minchiate(TrickGame[State]):
         if not is_card:
             return Msg("the declarations are over: play a card")
         if not hand >> action & 1:
-            return Msg("%(card)s is not in your hand", card=code)
+            return Msg("%(card)s is not in your hand", card=card)
         king = king_rule_king(hand, state.trick, state.led)
         if king:
             return Msg(
@@ -865,182 +804,16 @@ class Minchiate(TrickGame[State]):
 
     def result(self, state: State) -> Result:
         """Score a finished deal (rules §5): the resti of each side, the ledger and the end
-        breakdown; net resti decide, 0 is a draw."""
-        if state.phase != OVER:
-            raise ValueError("the deal is not over")
-        scores = self.scores(state)
-        piles = [state.piles[0], state.piles[1]]
-        lines: list[ScoreLine] = []
-        payback = self.matto_payback(state)
-        if payback is not None:
-            team, trick_no, card = payback
-            piles[team] ^= 1 << card
-            piles[1 - team] |= 1 << card
-            text = self._payback_text(team, trick_no, card)
-            lines.append(ScoreLine(PAYBACK_LABEL, 0, 0, text))
-            if card != MATTO and POINTS[card]:
-                scores.append(self._payback_score(team, card))
-        # the running ledger (rules §5)
-        diff = ns_resti = ew_resti = 0
-        entries: list[dict[str, Any]] = []
-        for sc in scores:
-            diff, ns_resti, ew_resti = convert(diff, ns_resti, ew_resti, sc.team, sc.points)
-            entries.append(
-                {
-                    "what": sc.what,
-                    "team": TEAMS[sc.team],
-                    "points": sc.points,
-                    "difference": diff,
-                    "ns_resti": ns_resti,
-                    "ew_resti": ew_resti,
-                }
-            )
-        ledger = Ledger(diff, ns_resti, ew_resti)
-        # the end of the deal (rules §5): card points, captured versicole, cards over 42, last
-        # trick
-        ns_pile, ew_pile = piles
-        ew_tricks = len([w for w in state.winners if w & 1])  # (piles move with the Matto)
-        card_ns, card_ew = card_points(ns_pile), card_points(ew_pile)
-        lines.append(
-            ScoreLine(
-                CARD_POINTS_LABEL,
-                card_ns,
-                card_ew,
-                Msg(
-                    "North-South won %(ns)d tricks, East-West %(ew)d",
-                    ns=TRICKS - ew_tricks,
-                    ew=ew_tricks,
-                ),
-            )
-        )
-        found = (combos(ns_pile), combos(ew_pile))
-        vers = [0, 0]
-        for team in (0, 1):
-            if found[team]:
-                v = vers[team] = sum([c.value for c in found[team]])
-                described = describe(found[team][0])
-                for c in found[team][1:]:
-                    described = Msg("%(first)s; %(second)s", first=described, second=describe(c))
-                lines.append(
-                    ScoreLine(
-                        Msg("Captured versicole (%(team)s)", team=TEAM_NAMES[team]),
-                        v * (1 - team),
-                        v * team,
-                        described,
-                    )
-                )
-        n_ns, n_ew = ns_pile.bit_count(), ew_pile.bit_count()
-        over_ns, over_ew = max(0, n_ns - CARDS_PAR), max(0, n_ew - CARDS_PAR)
-        lines.append(
-            ScoreLine(
-                OVER_42_LABEL,
-                over_ns,
-                over_ew,
-                Msg("North-South hold %(ns)d cards, East-West %(ew)d", ns=n_ns, ew=n_ew),
-            )
-        )
-        last = state.winners[-1]
-        last_ns = 0 if last & 1 else LAST_TRICK_BONUS
-        last_ew = LAST_TRICK_BONUS - last_ns
-        lines.append(
-            ScoreLine(LAST_TRICK_LABEL, last_ns, last_ew, Msg("won by %(seat)s", seat=SEATS[last]))
-        )
-        end_ns = card_ns + vers[0] + over_ns + last_ns
-        end_ew = card_ew + vers[1] + over_ew + last_ew
-        lines.append(ScoreLine(END_TOTAL_LABEL, end_ns, end_ew))
-        # rules §5: the end totals join the running difference in one step, then round up
-        final = ledger.finish(end_ns, end_ew)
-        diff = ledger.diff + end_ns - end_ew
-        made_ns, made_ew = final.ns - ledger.ns, final.ew - ledger.ew
-        entries.append(
-            {
-                "what": Msg(
-                    "the end-of-deal totals (%(ns)d to %(ew)d), rounded up in units of 60",
-                    ns=end_ns,
-                    ew=end_ew,
-                ),
-                "team": TEAMS[0] if diff > 0 else TEAMS[1] if diff < 0 else None,
-                "points": abs(end_ns - end_ew),
-                "difference": 0,
-                "ns_resti": final.ns,
-                "ew_resti": final.ew,
-            }
-        )
-        net = final.net
-        if net:
-            verdict = nmsg(
-                "%(team)s win by %(n)d resto.",
-                "%(team)s win by %(n)d resti.",
-                abs(net),
-                team=TEAM_NAMES[net < 0],
-            )
-        else:
-            verdict = DRAW_VERDICT
-        made = Msg(
-            "made during play: North-South %(ns)d, East-West %(ew)d; from the final difference: "
-            "North-South %(made_ns)d, East-West %(made_ew)d.",
-            ns=ledger.ns,
-            ew=ledger.ew,
-            made_ns=made_ns,
-            made_ew=made_ew,
-        )
-        lines += [
-            ScoreLine(
-                FINAL_DIFFERENCE_LABEL,
-                max(diff, 0),
-                max(-diff, 0),
-                Msg(
-                    "the running difference (%(before)s) plus the end totals: %(after)s; a lead "
-                    "of 1-60 makes 1 resto, 61-120 makes 2, ...",
-                    before=describe_diff(ledger.diff),
-                    after=describe_diff(diff),
-                ),
-            ),
-            ScoreLine(RESTI_LABEL, final.ns, final.ew, sentences(made, verdict)),
-        ]
-        extra = (
-            ("ns_resti", final.ns),
-            ("ew_resti", final.ew),
-            ("ns_points", end_ns),
-            ("ew_points", end_ew),
-            ("net_resti", net),
-            ("ledger", entries),
-        )
-        return Result(
-            final.ns,
-            final.ew,
-            winner_of(final.ns, final.ew),
-            tuple(lines),
-            (ns_pile, ew_pile),
-            extra,
-        )
+        breakdown (told in tarocchi.games.minchiate_notes); net resti decide, 0 is a draw."""
+        return notes.result(self, state)
 
     @staticmethod
-    def _payback_text(team: int, trick_no: int, card: int) -> str:
-        """Return the public text of the Matto payback (rules §5)."""
-        if card == MATTO:
-            return Msg(
-                "The Matto lost trick %(trick)d to %(winners)s, so %(owners)s give them the Matto "
-                "itself, as %(owners)s won no trick from their pile.",
-                trick=trick_no + 1,
-                winners=TEAM_NAMES[1 - team],
-                owners=TEAM_NAMES[team],
-            )
-        return Msg(
-            "The Matto lost trick %(trick)d to %(winners)s, so %(owners)s give them %(card)s "
-            "from their pile.",
-            trick=trick_no + 1,
-            winners=TEAM_NAMES[1 - team],
-            owners=TEAM_NAMES[team],
-            card=PACK.codes[card],
-        )
-
-    @staticmethod
-    def _payback_score(team: int, card: int) -> Score:
+    def payback_score(team: int, card: int) -> Score:
         """Return the score of a counting card given for the Matto (rules §5)."""
         return Score((END, 0), 1 - team, None, POINTS[card], 1 << card, (card,))
 
     # -- the running score --------------------------------------------------------------------
+    unit = "resti"
     how = Msg(
         "Minchiate is won in resti: whenever a side leads by 60 points in the running "
         "difference it makes a resto. Points score at once for robbed and face-up counting "
@@ -1065,7 +838,7 @@ class Minchiate(TrickGame[State]):
             return Tally(
                 result.ns,
                 result.ew,
-                "resti",
+                self.unit,
                 self.how,
                 (ScoreLine(END_TOTAL_LABEL, points["ns_points"], points["ew_points"]),),
             )
@@ -1078,7 +851,7 @@ class Minchiate(TrickGame[State]):
         return Tally(
             ledger.ns,
             ledger.ew,
-            "resti",
+            self.unit,
             self.how,
             (
                 ScoreLine(SCORED_AT_ONCE_LABEL, scored[0], scored[1]),
@@ -1099,7 +872,8 @@ class Minchiate(TrickGame[State]):
         for combo in combos(hand):
             if combo.kind == kind:
                 label = Msg("Declare %(versicola)s", versicola=describe(combo))
-                return ActionDetail(label, combo.cards, combo.value)
+                what = combo_name(combo.kind, combo.cards)
+                return ActionDetail(label, combo.cards, combo.value, what)
         return super().action_detail(hand, action)
 
     def fola_mask(self, state: State) -> int:
@@ -1109,276 +883,9 @@ class Minchiate(TrickGame[State]):
     # -- what is public ------------------------------------------------------------------------
     def public_events(self, state: State) -> tuple[Event, ...]:
         """Return the pre-play sequence, the discards, declarations, the Fola once shown and
-        every immediate score with the running resti ledger (rules §2, §3, §5), in order."""
-        items: list[tuple[tuple[int, int, int], Event | Score]] = [
-            ((*key, 0), event) for key, event in self._notes(state)
-        ]
-        scores = self.scores(state)
-        if state.phase == OVER:
-            payback = self.matto_payback(state)
-            if payback is not None:
-                team, trick_no, card = payback
-                text = self._payback_text(team, trick_no, card)
-                pts = POINTS[card] if card != MATTO else 0
-                items.append(((END, 0, 0), Event("payback", None, 1 << card, pts, text)))
-                if pts:
-                    scores.append(self._payback_score(team, card))
-        items += [((*sc.key, 1), sc) for sc in scores]
-        items.sort(key=lambda item: item[0])  # stable: notes of one stage keep their order
-        ledger = Ledger()
-        out: list[Event] = []
-        for _, item in items:
-            if isinstance(item, Event):
-                out.append(item)
-            else:
-                after = ledger.score(item.team, item.points)
-                text = ledger_text(item, ledger, after)
-                out.append(Event("score", item.seat, item.cards, item.points, text))
-                ledger = after
-        return tuple(out)
-
-    def _notes(self, state: State) -> list[tuple[tuple[int, int], Event]]:
-        """Return the public events other than scores, each with its (stage, index) key."""
-        info, dealer = state.info, state.dealer
-        cutter = info.cutter
-        names = SEATS
-        out: list[tuple[tuple[int, int], Event]] = []
-
-        def note(
-            key: tuple[int, int],
-            kind: str,
-            seat: int | None,
-            cards: int,
-            text: Msg,
-            value: int = -1,
-        ) -> None:
-            value = cards.bit_count() if value < 0 else value
-            out.append((key, Event(kind, seat, cards, value, text)))
-
-        note(
-            (CUT, 0),
-            "dealer",
-            dealer,
-            0,
-            Msg(
-                "%(dealer)s deals; %(cutter)s, on the dealer's left, cuts the pack.",
-                dealer=names[dealer],
-                cutter=names[cutter],
-            ),
-        )
-        note(
-            (CUT, 0),
-            "cut",
-            cutter,
-            0,
-            nmsg(
-                "%(seat)s lifts %(n)d card off the top of the pack.",
-                "%(seat)s lifts %(n)d cards off the top of the pack.",
-                info.cut,
-                seat=names[cutter],
-            ),
-            info.cut,
-        )
-        n = len(info.robbed)
-        if n:
-            note(
-                (CUT, 0),
-                "rob",
-                cutter,
-                mask_of(info.robbed),
-                nmsg(
-                    "%(seat)s robs %(n)d card from the bottom of the lifted packet (counting "
-                    "cards and trumps above 20, taken until one fails): %(cards)s. %(seat)s will "
-                    "discard as many zero-point cards to return to 21.",
-                    "%(seat)s robs %(n)d cards from the bottom of the lifted packet (counting "
-                    "cards and trumps above 20, taken until one fails): %(cards)s. %(seat)s will "
-                    "discard as many zero-point cards to return to 21.",
-                    n,
-                    seat=names[cutter],
-                    cards=[PACK.codes[c] for c in info.robbed],
-                ),
-            )
-        else:
-            note(
-                (CUT, 0),
-                "rob",
-                cutter,
-                0,
-                Msg(
-                    "%(seat)s robs nothing: the bottom card of the lifted packet is neither a "
-                    "counting card nor a trump above 20.",
-                    seat=names[cutter],
-                ),
-            )
-        note(
-            (DEAL, 0),
-            "deal",
-            dealer,
-            0,
-            Msg(
-                "%(dealer)s deals 10 cards to each player, then 11, from %(first)s round to "
-                "%(dealer)s; each player's last card is dealt face up.",
-                dealer=names[dealer],
-                first=names[(dealer + 1) & 3],
-            ),
-        )
-        for k in range(4):
-            seat = (dealer + 1 + k) & 3
-            card = info.exposed[seat]
-            pts = POINTS[card]
-            if pts:
-                text = Msg(
-                    "%(seat)s's last card is dealt face up: %(code)s (%(card)s, worth %(points)d).",
-                    seat=names[seat],
-                    code=PACK.codes[card],
-                    card=PACK.cards[card],
-                    points=pts,
-                )
-            else:
-                text = Msg(
-                    "%(seat)s's last card is dealt face up: %(code)s (%(card)s, worth nothing).",
-                    seat=names[seat],
-                    code=PACK.codes[card],
-                    card=PACK.cards[card],
-                )
-            note((DEAL, k), "expose", seat, 1 << card, text)
-        n = len(info.fola)
-        note(
-            (DEAL, 4),
-            "fola",
-            None,
-            0,
-            nmsg(
-                "The %(n)d undealt card forms the Fola, face down.",
-                "The %(n)d undealt cards form the Fola, face down.",
-                n,
-            )
-            if n > 1
-            else Msg("The one undealt card forms the Fola, face down.")
-            if n
-            else Msg("No card is left undealt: the Fola starts empty."),
-            n,
-        )
-        self._dealer_notes(note, info, dealer)
-        self._discard_notes(note, state)
-        for i, (seat, kind, cards, value) in enumerate(state.declared):
-            base = combo_base(cards)
-            text = describe(Combo(kind, cards, base, value - base))
-            text = Msg("%(seat)s declares %(versicola)s.", seat=names[seat], versicola=text)
-            note((DECLARATIONS, i), "declare", seat, cards, text)
-        if state.phase >= PLAY:
-            fola = self.fola_mask(state)
-            note(
-                (REVEAL, 0),
-                "fola",
-                None,
-                fola,
-                Msg(
-                    "The Fola is turned face up: %(cards)s. It belongs to nobody and never scores.",
-                    cards=code_list(fola),
-                ),
-            )
-            for who, mask in ((cutter, state.discards[0]), (dealer, state.discards[1])):
-                if mask:
-                    note(
-                        (REVEAL, 0),
-                        "discard",
-                        who,
-                        mask,
-                        Msg(
-                            "%(seat)s's discards, now shown with the Fola: %(cards)s.",
-                            seat=names[who],
-                            cards=code_list(mask),
-                        ),
-                    )
-        return out
-
-    @staticmethod
-    def _dealer_notes(note: Any, info: DealInfo, dealer: int) -> None:
-        """Note the dealer's robbing and compulsory taking from the Fola (rules §2.4)."""
-        name = SEATS[dealer]
-        if info.fola_robbed:
-            note(
-                (FOLA, 0),
-                "rob",
-                dealer,
-                mask_of(info.fola_robbed),
-                Msg(
-                    "%(seat)s turns up the Fola's top card, card by card, and robs %(cards)s "
-                    "(counting cards and trumps above 20).",
-                    seat=name,
-                    cards=[PACK.codes[c] for c in info.fola_robbed],
-                ),
-            )
-        if info.fola_stop >= 0:
-            note(
-                (FOLA, 0),
-                "fola",
-                dealer,
-                1 << info.fola_stop,
-                Msg(
-                    "%(seat)s turns up %(card)s from the Fola: neither a counting card nor a "
-                    "trump above 20, so the robbing stops.",
-                    seat=name,
-                    card=PACK.codes[info.fola_stop],
-                ),
-            )
-            if info.fola_taken:
-                text = Msg(
-                    "%(seat)s must take every counting card and trump 29 left in the Fola: "
-                    "%(cards)s.",
-                    seat=name,
-                    cards=code_list(info.fola_taken),
-                )
-            else:
-                text = Msg(
-                    "%(seat)s looks through the Fola: no counting card or trump 29 is left.",
-                    seat=name,
-                )
-            note((FOLA, 1), "take", dealer, info.fola_taken, text)
-        n = len(info.fola_robbed) + info.fola_taken.bit_count()
-        if n:
-            note(
-                (FOLA, 2),
-                "take",
-                dealer,
-                0,
-                nmsg(
-                    "%(seat)s will discard %(n)d zero-point card to return to 21.",
-                    "%(seat)s will discard %(n)d zero-point cards to return to 21.",
-                    n,
-                    seat=name,
-                ),
-                n,
-            )
-
-    @staticmethod
-    def _discard_notes(note: Any, state: State) -> None:
-        """Note how many cards each discarder put face down into the Fola (rules §2.5)."""
-        for who, mask in (
-            (state.info.cutter, state.discards[0]),
-            (state.dealer, state.discards[1]),
-        ):
-            if mask and (state.phase > DISCARD or state.to_move != who):
-                # rules §6.2: a special card discarded for want of zero-point cards is shown
-                forced = mask & SPECIAL
-                text = nmsg(
-                    "%(seat)s discards %(n)d card face down into the Fola.",
-                    "%(seat)s discards %(n)d cards face down into the Fola.",
-                    mask.bit_count(),
-                    seat=SEATS[who],
-                )
-                if forced:
-                    text = sentences(
-                        text,
-                        Msg(
-                            "Lacking zero-point cards, %(seat)s had to discard %(cards)s, which "
-                            "are dead.",
-                            seat=SEATS[who],
-                            cards=code_list(forced),
-                        ),
-                    )
-                note((DISCARDS, 0), "discard", who, forced, text)
+        every immediate score with the running resti ledger (rules §2, §3, §5), in order (told
+        in tarocchi.games.minchiate_notes)."""
+        return notes.public_events(self, state)
 
     def shown_cards(self, state: State) -> tuple[int, int, int, int]:
         """Return, per seat, the cards everyone knows it holds: the cards it received face up

@@ -25,7 +25,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from tarocchi.i18n import N_, Msg, nmsg
+from tarocchi.cards import SUIT_NAMES_EN
+from tarocchi.i18n import N_, Msg, joined, nmsg
 from tarocchi.packs.minchiate import MATTO, PACK, T1, trump, trump_points
 
 SEQ_LOW, SEQ_HIGH_1, SEQ_HIGH_2, SEQ_HIGH_3, MATTO_SET, THIRTEEN, TENS, KINGS = range(8)
@@ -45,8 +46,8 @@ KIND_NAMES = (
     N_("the first sequence of trumps 28-40"),
     N_("the second sequence of trumps 28-40"),
     N_("the third sequence of trumps 28-40"),
-    N_("the Matto versicola (T1, Matto, T40)"),
-    N_("the Thirteen (T1, T13, T28)"),
+    N_("the Matto versicola (trumps 1 and 40 with the Matto)"),
+    N_("the Thirteen (trumps 1, 13 and 28)"),
     N_("the Tens"),
     N_("the Kings"),
 )
@@ -198,24 +199,24 @@ TEN_IDS = tuple(trump(n) for n in (10, 20, 30, 40))
 
 @lru_cache(maxsize=4096)
 def combo_name(kind: int, cards: int) -> Msg:
-    """Return the name of a versicola, naming its cards (English, with its recipe)."""
-    codes = PACK.codes
+    """Return the name of a versicola, naming its cards by trump number or suit (English,
+    with its recipe)."""
     if kind <= SEQ_HIGH_3:
-        first = codes[(cards & -cards).bit_length() - 1]
-        return Msg(
-            "the sequence %(first)s-%(last)s", first=first, last=codes[cards.bit_length() - 1]
-        )
+        first = PACK.cards[(cards & -cards).bit_length() - 1].strength
+        last = PACK.cards[cards.bit_length() - 1].strength
+        return Msg("the sequence of trumps %(first)d-%(last)d", first=first, last=last)
     if kind == MATTO_SET:
-        return Msg("the Matto versicola (T1, Matto, T40)")
+        return Msg(KIND_NAMES[MATTO_SET])
     if kind == THIRTEEN:
-        return Msg("the Thirteen (T1, T13, T28)")
+        return Msg(KIND_NAMES[THIRTEEN])
     if kind == TENS:
-        return Msg("the Tens (%(cards)s)", cards=[codes[c] for c in TEN_IDS if cards >> c & 1])
+        numbers = joined([PACK.cards[c].strength for c in TEN_IDS if cards >> c & 1])
+        return Msg("the Tens (trumps %(numbers)s)", numbers=numbers)
     return nmsg(
-        "%(n)d King (%(cards)s)",
-        "%(n)d Kings (%(cards)s)",
+        "%(n)d King (%(suits)s)",
+        "%(n)d Kings (%(suits)s)",
         cards.bit_count(),
-        cards=[codes[c] for c in KING_IDS if cards >> c & 1],
+        suits=joined([SUIT_NAMES_EN[PACK.suit_of[c]] for c in KING_IDS if cards >> c & 1]),
     )
 
 

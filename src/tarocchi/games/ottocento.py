@@ -266,12 +266,12 @@ class Ottocento(TrickGame[State]):
             if action >= PACK.size:
                 return Msg("the dealer must first discard two cards")
             if not hand >> action & 1:
-                return Msg("%(card)s is not in your hand", card=PACK.code(action))
+                return Msg("%(card)s is not in your hand", card=PACK.cards[action])
             return discard_reason(action) or Msg(
-                "%(card)s cannot be discarded now", card=PACK.code(action)
+                "%(card)s cannot be discarded now", card=PACK.cards[action]
             )
         if state.phase == DECLARE:
-            return Msg("before your first card you must DECLARE all your combinations or PASS")
+            return Msg("before your first card you must declare all your combinations or pass")
         if action >= PACK.size:
             return Msg("declarations are made only at your first turn in the first trick")
         return follow_reason(hand, led_suit(state.trick, PACK.suit_of), action, PACK)
@@ -502,7 +502,7 @@ class Ottocento(TrickGame[State]):
     def tally(self, won: tuple[int, int], events: Sequence[Event], result: Result | None) -> Tally:
         """Return the running score: card points in pairs and the declarations (rules §3, §5)."""
         if result is not None:
-            return Tally(result.ns, result.ew, "points", self.how)
+            return Tally(result.ns, result.ew, self.unit, self.how)
         declared = [0, 0]
         for e in events:
             if e.kind == "declare" and e.seat is not None:
@@ -511,7 +511,7 @@ class Ottocento(TrickGame[State]):
         return Tally(
             exact(cards[0] + declared[0]),
             exact(cards[1] + declared[1]),
-            "points",
+            self.unit,
             self.how,
             (
                 ScoreLine(CARD_POINTS_LABEL, *cards),
@@ -529,7 +529,7 @@ class Ottocento(TrickGame[State]):
                 found.value,
                 combos=found.describe(),
             )
-            return ActionDetail(label, found.cards, found.value)
+            return ActionDetail(label, found.cards, found.value, found.describe())
         if action == PASS_ACTION:
             return ActionDetail(PASS_LABEL, 0, None)
         return super().action_detail(hand, action)
@@ -703,7 +703,7 @@ def _matto_line(owner: int, taker: int, settled: int, swept: int) -> ScoreLine:
             owner=SEATS[owner],
             taker=SEATS[taker],
             team=team,
-            card=PACK.codes[settled],
+            card=PACK.cards[settled],
             other=other,
         )
     else:
@@ -737,9 +737,9 @@ def _discard_line(dealer: int, discard: int, lost: bool) -> ScoreLine:
 
 
 @lru_cache(maxsize=4096)
-def cards_text(mask: int) -> str:
-    """Return the codes of a mask in canonical order (strongest first), space-separated."""
-    return " ".join(PACK.codes[c] for c in sorted(iter_bits(mask), key=CANONICAL_INDEX.__getitem__))
+def cards_text(mask: int) -> Msg:
+    """Return the cards of a mask in canonical order (strongest first), named and joined."""
+    return joined([PACK.cards[c] for c in sorted(iter_bits(mask), key=CANONICAL_INDEX.__getitem__)])
 
 
 @lru_cache(maxsize=4096)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import ClassVar, NamedTuple
 
-from tarocchi.cards import BIT, iter_bits, popcount, team_of
+from tarocchi.cards import BIT, SEATS, iter_bits, popcount, team_of
 from tarocchi.games.base import (
     Event,
     IllegalAction,
@@ -28,7 +28,7 @@ from tarocchi.games.base import (
     take_trick,
     winner_of,
 )
-from tarocchi.i18n import Msg, nmsg
+from tarocchi.i18n import Msg, joined, nmsg
 from tarocchi.packs.piemontese import MATTO, PACK, T1, T21
 
 DISCARD, PLAY, OVER = range(3)
@@ -115,12 +115,12 @@ def first_discard_mask(hand: int) -> int:
 def discard_reason(hand: int, discard: int) -> str:
     """Explain why a (partial) discard from hand is illegal; '' if it can be completed."""
     for c in iter_bits(discard & ~hand):
-        return Msg("%(card)s is not in your hand", card=PACK.code(c))
+        return Msg("%(card)s is not in your hand", card=PACK.cards[c])
     for c in iter_bits(discard & PROTECTED):
         if c == MATTO:
             return Msg("the Matto cannot be discarded")
         if c in (T1, T21):
-            return Msg("%(card)s cannot be discarded", card=PACK.code(c))
+            return Msg("%(card)s cannot be discarded", card=PACK.cards[c])
         return Msg("Kings cannot be discarded")
     if popcount(discard) == 1 and discard & first_discard_mask(hand):
         return ""
@@ -129,6 +129,15 @@ def discard_reason(hand: int, discard: int) -> str:
     return Msg(
         "a trump may be discarded only if the rest of your hand is all trumps, Kings "
         "and the Matto, or holds no trump at all"
+    )
+
+
+def discard_note(dealer: int, discard: int) -> Msg:
+    """Return what the dealer discarded, naming the cards (public once the deal is over)."""
+    return Msg(
+        "%(dealer)s discarded %(cards)s",
+        dealer=SEATS[dealer],
+        cards=joined([PACK.cards[c] for c in iter_bits(discard)]),
     )
 
 
@@ -169,7 +178,7 @@ class Piedicavallo(TrickGame[State]):
         hand = state.hands[state.to_move]
         if state.phase == DISCARD:
             reason = discard_reason(hand | state.discard, state.discard | 1 << action)
-            return reason or Msg("%(card)s cannot be discarded now", card=PACK.code(action))
+            return reason or Msg("%(card)s cannot be discarded now", card=PACK.cards[action])
         return follow_reason(hand, led_suit(state.trick, PACK.suit_of), action, PACK)
 
     # -- transitions --------------------------------------------------------------------
@@ -292,7 +301,9 @@ class Piedicavallo(TrickGame[State]):
                 Msg("%(ns)d-%(ew)d tricks", ns=tricks[0], ew=tricks[1]),
             ),
             ScoreLine(Msg("The Matto"), matto[0], matto[1]),
-            ScoreLine(Msg("The discard"), disc[0], disc[1], " ".join(PACK.codes_of(state.discard))),
+            ScoreLine(
+                Msg("The discard"), disc[0], disc[1], discard_note(state.dealer, state.discard)
+            ),
         ]
         totals = [taken[t] + matto[t] + disc[t] for t in (0, 1)]
         for t in (0, 1):
@@ -326,7 +337,12 @@ class Piedicavallo(TrickGame[State]):
         if state.phase == DISCARD:
             return ()
         n = popcount(state.discard & TRUMP_MASK)
-        text = nmsg("discarded %(n)d trump", "discarded %(n)d trumps", n)
+        text = nmsg(
+            "%(seat)s discarded %(n)d trump.",
+            "%(seat)s discarded %(n)d trumps.",
+            n,
+            seat=SEATS[state.dealer],
+        )
         return (Event("announce", state.dealer, 0, n, text),)
 
     def discards(self, state: State, seat: int) -> int:

@@ -1,30 +1,33 @@
-"""The JSON API: create a game, read it, act in it, fetch its record.
+"""The JSON API: create a game, read it, act in it, ask a hint, fetch its record.
 
 The human is always South (seat 0). Every response is built from South's view
 (plus, for South's own turn, the reason each other card is refused), so no
-response can hold a card South cannot see. The AI's moves run in a process pool
-and the database calls in threads, both off the event loop (a commit waiting for
-the disk must not hold up other games' requests). Each game has a version and the
-store writes only on the version read, so two concurrent actions for the same
-version apply exactly once, whichever server processes they reach.
+response can hold a card South cannot see. The AI's moves and hints run in the
+supervised worker pool (`tarocchi.web.workers`), each client and each game in its
+own turn, and the database calls in threads, both off the event loop (a commit waiting
+for the disk must not hold up other games' requests). Each game has a version and the
+store writes only on the version read, so two concurrent actions for the same version
+apply exactly once, whichever server processes they reach. Bodies and responses are the
+models of `tarocchi.web.models`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import re
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Executor
 from contextvars import ContextVar
-from dataclasses import dataclass
-from typing import Annotated, Any
+from dataclasses import dataclass, replace
+from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Header, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Path, Request, Security
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.requests import HTTPConnection
 
 from tarocchi.bots import LEVELS, make_bot
 from tarocchi.games import GAMES, game
@@ -34,31 +37,56 @@ from tarocchi.match import DealLog, advance, bot_seed
 from tarocchi.record import make_record, now
 from tarocchi.views import history, refusals, step, to_json, view
 from tarocchi.web.lang import language
+from tarocchi.web.models import (
+    Action,
+    Created,
+    GameState,
+    Hints,
+    Moved,
+    NewGame,
+    Record,
+    errors_for,
+)
+from tarocchi.web.rates import SLOW_DOWN, Rates, TooFast
 from tarocchi.web.store import GameRow, Store, token_hash
+from tarocchi.web.workers import RETRY_AFTER_S, AiPool, Busy, Unavailable
+
+T = TypeVar("T")
 
 HUMAN = 0
 DEFAULT_LEVEL = "normal"
 NOT_YOUR_TURN = Msg("it is not your turn")
+CHANGED = Msg("the game changed meanwhile; reload it")
 CACHE_SIZE = 4096  # live states kept in memory; others are rebuilt from the log on demand
+SEED_BITS = 64  # a drawn seed: nobody can choose it, nor find it from South's hand
+# the search levels, and the bot that stands in for them when every AI worker is busy
+SEARCH_LEVELS = {"normal", "hard"}
+SHORT = "short"
+# a bearer token's characters (RFC 6750's b64token, at most 128): spaces around it, or in
+# it, make it malformed rather than wrong
+TOKEN = re.compile(r"[A-Za-z0-9._~+/-]{1,128}=*")
 
-Auth = Annotated[str | None, Header()]  # the "Authorization: Bearer <token>" header
+
+class Bearer(HTTPBearer):
+    """The "Authorization: Bearer <token>" header, read as RFC 6750 says: the scheme in any
+    case, one space, the token (FastAPI's own strips spaces around the token)."""
+
+    async def __call__(self, request: HTTPConnection) -> HTTPAuthorizationCredentials | None:
+        header = request.headers.get("authorization")
+        if not header:
+            return None
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not TOKEN.fullmatch(token):
+            raise HTTPException(401, Msg("malformed bearer token"), {"WWW-Authenticate": "Bearer"})
+        return HTTPAuthorizationCredentials(scheme=scheme, credentials=token)
+
+
+Auth = Annotated[HTTPAuthorizationCredentials | None, Security(Bearer(auto_error=False))]
+GameId = Annotated[str, Path(max_length=64)]  # the server's ids are 16 characters
+RETRY_LATER = {"Retry-After": str(RETRY_AFTER_S)}
+BUSY = Msg("too many requests at once; wait for the answers")
 # milliseconds this request spent waiting for the AI, reported in a Server-Timing header
 AI_MS: ContextVar[float] = ContextVar("AI_MS", default=0.0)
-
-
-class NewGame(BaseModel):
-    """The body of POST /api/games."""
-
-    game: str
-    level: str | None = None
-    seed: int | None = Field(default=None, ge=0, le=2**62)
-
-
-class Action(BaseModel):
-    """The body of POST /api/games/{id}/actions."""
-
-    action: str = Field(max_length=32)
-    version: int = Field(ge=0)
 
 
 def rebuild(rules: TrickGame[Any], seed: int, actions: tuple[tuple[int, str], ...]) -> Any:
@@ -82,39 +110,33 @@ def prepare_worker(niceness: int) -> None:
         warm_up(game(name))  # the search's compiled playouts
 
 
-def worker_ready() -> int:
-    """Return the worker's process id (submitted once per worker to start them all)."""
-    return os.getpid()
-
-
 def ai_turns(
-    game_name: str, seed: int, level: str, actions: tuple[tuple[int, str], ...]
+    game_name: str, seed: int, level: str, actions: tuple[tuple[int, str], ...], short: bool
 ) -> list[tuple[int, str]]:
     """Play the AI seats until South must act or the deal ends; return their actions.
 
-    Runs in a worker process. Bots are seeded by the deal and the log length, so a
-    game replays the same way after a restart."""
+    Runs in a worker process; with short (every worker busy) a search level thinks at
+    the short budget. Bots are seeded by the deal and the log length."""
     rules = game(game_name)
     state = rebuild(rules, seed, actions)
-    bots = {
-        s: make_bot(LEVELS[level], rules, bot_seed(seed, s) * 4099 + len(actions))
-        for s in (1, 2, 3)
-    }
-    return [(step.seat, rules.action_code(step.action)) for step in advance(rules, state, bots)]
+    bot = SHORT if short and level in SEARCH_LEVELS else LEVELS[level]
+    bots = {s: make_bot(bot, rules, bot_seed(seed, s) * 4099 + len(actions)) for s in (1, 2, 3)}
+    return [(move.seat, rules.action_code(move.action)) for move in advance(rules, state, bots)]
 
 
 def hint_for(
-    game_name: str, seed: int, actions: tuple[tuple[int, str], ...]
+    game_name: str, seed: int, actions: tuple[tuple[int, str], ...], short: bool
 ) -> list[dict[str, Any]]:
-    """Rank South's legal actions with the search (in a worker process), from South's view."""
-    from tarocchi.bots.hints import suggest
+    """Rank South's legal actions with the search (in a worker process), from South's view
+    (with short, the search at the short budget)."""
+    from tarocchi.bots.hints import suggest, view_seed
+    from tarocchi.bots.search import SearchBot
 
     rules = game(game_name)
-    state = rebuild(rules, seed, actions)
-    return [
-        {"action": h.code, "value": h.value, "reason": h.reason}
-        for h in suggest(view(state, HUMAN))
-    ]
+    v = view(rebuild(rules, seed, actions), HUMAN)
+    bot = make_bot(SHORT, rules, view_seed(v)) if short else None
+    assert bot is None or isinstance(bot, SearchBot)
+    return [{"action": h.code, "value": h.value, "reason": h.reason} for h in suggest(v, bot)]
 
 
 @dataclass(slots=True)
@@ -128,22 +150,48 @@ class Live:
 class Games:
     """The game service behind the API routes."""
 
-    def __init__(self, store: Store, pool: Executor | None) -> None:
+    def __init__(self, store: Store, pool: AiPool, rates: Rates | None = None) -> None:
         self.store = store
         self.pool = pool
+        self.rates = rates or Rates()
         self.cache: OrderedDict[str, Live] = OrderedDict()
+        # (game, version) of the actions this process is applying: a second action at the
+        # same version is refused at once rather than after the AI's work (the store's
+        # conditional write, not this set, keeps games right across processes)
+        self.acting: set[tuple[str, int]] = set()
 
-    async def run_ai(
-        self, row: GameRow, actions: tuple[tuple[int, str], ...]
-    ) -> list[tuple[int, str]]:
-        """Return the AI's next actions, computed off the event loop (time added to AI_MS)."""
-        loop = asyncio.get_running_loop()
+    async def in_pool(self, client: str, game_id: str, fn: Callable[..., T], *args: Any) -> T:
+        """Run an AI job in its client's and its game's turn, its time added to AI_MS;
+        every worker busy, the job runs at the short budget (its last argument).
+        A full queue answers 429, an AI that cannot answer 503, both with Retry-After."""
         start = time.perf_counter()
-        moves = await loop.run_in_executor(
-            self.pool, ai_turns, row.game, row.seed, row.level, actions
-        )
-        AI_MS.set(AI_MS.get() + (time.perf_counter() - start) * 1000)
-        return moves
+        try:
+            return await self.pool.run(_keys(client, game_id), fn, *args, shortens=True)
+        except Busy:
+            raise self.too_many(client, BUSY, RETRY_AFTER_S) from None
+        except Unavailable:
+            raise HTTPException(
+                503, Msg("the AI is restarting; try again in a moment"), RETRY_LATER
+            ) from None
+        finally:
+            AI_MS.set(AI_MS.get() + (time.perf_counter() - start) * 1000)
+
+    def limit(self, kind: str, client: str, game_id: str | None = None) -> None:
+        """Count a request of a kind (create, hint) by a client: 429 past its rate. (A
+        request its turn's full queue refuses anyway is refused first, and not counted.)"""
+        try:
+            if game_id is not None:
+                self.pool.check_room(_keys(client, game_id))
+            self.rates.hit(kind, client)
+        except Busy:
+            raise self.too_many(client, BUSY, RETRY_AFTER_S) from None
+        except TooFast as e:
+            raise self.too_many(client, SLOW_DOWN, e.retry_after) from None
+
+    def too_many(self, client: str, why: Msg, seconds: int) -> HTTPException:
+        """Return a 429 telling a client to wait, remembered until then (see Door)."""
+        self.rates.told_to_wait(client, seconds)
+        return HTTPException(429, why, {"Retry-After": str(seconds)})
 
     def remember(self, live: Live) -> None:
         """Keep a live game in the bounded cache."""
@@ -152,15 +200,15 @@ class Games:
         while len(self.cache) > CACHE_SIZE:
             self.cache.popitem(last=False)
 
-    async def load(self, game_id: str, authorization: str | None) -> Live:
-        """Return a game the bearer token opens (404 unknown, 401 no token, 403 wrong token)."""
+    async def load(self, game_id: str, auth: HTTPAuthorizationCredentials | None) -> Live:
+        """Return a game the bearer token opens (404 unknown, 401 no token or a malformed one,
+        403 wrong token)."""
         row = await asyncio.to_thread(self.store.get, game_id)
         if row is None:
             raise HTTPException(404, Msg("no such game"))
-        if not authorization or not authorization.startswith("Bearer "):
+        if auth is None:
             raise HTTPException(401, Msg("missing bearer token"), {"WWW-Authenticate": "Bearer"})
-        given = token_hash(authorization.removeprefix("Bearer ").strip())
-        if not secrets.compare_digest(given, row.token_hash):
+        if not secrets.compare_digest(token_hash(auth.credentials), row.token_hash):
             raise HTTPException(403, Msg("wrong token for this game"))
         live = self.cache.get(game_id)
         if live is None or live.row.version != row.version:
@@ -168,56 +216,30 @@ class Games:
         self.remember(live)
         return live
 
-    async def create(self, body: NewGame, tr: Translator) -> tuple[Live, str, list[dict[str, Any]]]:
+    async def create(
+        self, body: NewGame, client: str, tr: Translator
+    ) -> tuple[Live, str, list[dict[str, Any]]]:
         """Start a game and let the AI act up to South's first decision."""
-        name = body.game.strip().lower()
-        if name not in GAMES:
-            raise HTTPException(
-                422,
-                Msg(
-                    "unknown game %(game)s; choose one of %(games)s",
-                    game=repr(body.game),
-                    games=str(sorted(GAMES)),
-                ),
-            )
+        self.limit("create", client)
         level = body.level or DEFAULT_LEVEL
-        if level not in LEVELS:
-            raise HTTPException(
-                422,
-                Msg(
-                    "unknown level %(level)s; choose one of %(levels)s",
-                    level=repr(level),
-                    levels=str(sorted(LEVELS)),
-                ),
-            )
-        seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
+        chosen = body.seed is not None
+        seed = body.seed if body.seed is not None else secrets.randbits(SEED_BITS)
         token = secrets.token_urlsafe(24)
         stamp = now()
-        row = GameRow(
-            secrets.token_urlsafe(12), token_hash(token), name, seed, level, (), 0, False, stamp
-        )
-        rules = game(name)
+        row = GameRow(secrets.token_urlsafe(12), token_hash(token), body.game, seed, level, (),
+                      0, False, stamp, chosen)  # fmt: skip
+        rules = game(body.game)
         state = rules.deal(seed)
-        ai = await self.run_ai(row, ())
+        ai = await self.in_pool(client, row.id, ai_turns, row.game, seed, level, ())
         state, events = apply_all(rules, state, ai, tr)
-        row = GameRow(
-            row.id,
-            row.token_hash,
-            name,
-            seed,
-            level,
-            tuple(ai),
-            len(ai),
-            rules.is_over(state),
-            stamp,
-        )
+        row = replace(row, actions=tuple(ai), version=len(ai), over=rules.is_over(state))
         await asyncio.to_thread(self.store.create, row)
         live = Live(row, state)
         self.remember(live)
         return live, token, events
 
     async def act(
-        self, live: Live, body: Action, tr: Translator
+        self, live: Live, body: Action, client: str, tr: Translator
     ) -> tuple[Live, list[dict[str, Any]]]:
         """Apply South's action, then the AI's, and store the longer log."""
         row = live.row  # as load() read it; the conditional write below settles any race
@@ -239,34 +261,52 @@ class Games:
             )
         try:
             action = rules.parse_action(body.action)
-        except ValueError as e:
-            raise HTTPException(422, e.args[0]) from None
+        except ValueError as e:  # a code of another game: not an action of this deal
+            raise HTTPException(409, e.args[0]) from None
         try:
             state, events = apply_all(rules, state, [(HUMAN, rules.action_code(action))], tr)
         except IllegalAction as e:
             raise HTTPException(409, e.args[0]) from None
         actions = (*row.actions, (HUMAN, rules.action_code(action)))
-        ai = await self.run_ai(row, actions)
-        state, more = apply_all(rules, state, ai, tr)
-        actions = (*actions, *ai)
-        over = rules.is_over(state)
-        stored = asyncio.to_thread(self.store.update, row.id, row.version, actions, over, now())
-        if not await stored:
-            raise HTTPException(409, Msg("the game changed meanwhile; reload it"))
-        new_row = GameRow(
-            row.id,
-            row.token_hash,
-            row.game,
-            row.seed,
-            row.level,
-            actions,
-            len(actions),
-            over,
-            row.started_at,
-        )
-        live = Live(new_row, state)
+        at = (row.id, row.version)
+        if at in self.acting:  # another request here will land first or fail alike: no AI spent
+            raise HTTPException(409, CHANGED)
+        self.acting.add(at)
+        try:
+            ai = await self.in_pool(client, row.id, ai_turns, row.game, row.seed, row.level,
+                                    actions)  # fmt: skip
+            state, more = apply_all(rules, state, ai, tr)
+            actions = (*actions, *ai)
+            over = rules.is_over(state)
+            stored = asyncio.to_thread(self.store.update, *at, actions, over, now())
+            if not await stored:
+                raise HTTPException(409, CHANGED)
+        finally:
+            self.acting.discard(at)
+        live = Live(replace(row, actions=actions, version=len(actions), over=over), state)
         self.remember(live)
         return live, events + more
+
+    async def hints(self, live: Live, client: str) -> list[dict[str, Any]]:
+        """Rank South's legal actions (409 when South is not to act)."""
+        if live.state.to_move != HUMAN:
+            raise HTTPException(409, NOT_YOUR_TURN)
+        row = live.row
+        return await self.in_pool(client, row.id, hint_for, row.game, row.seed, row.actions)
+
+    def record(self, live: Live) -> dict[str, Any]:
+        """Return the deal record once the deal is over (409 before)."""
+        rules = game(live.row.game)
+        if not rules.is_over(live.state):
+            raise HTTPException(409, Msg("the deal is not over yet"))
+        level = live.row.level
+        log = DealLog(rules, live.row.seed, rules.deal(live.row.seed),
+                      ("human", level, level, level))  # fmt: skip
+        log.actions = [(s, rules.parse_action(a)) for s, a in live.row.actions]
+        log.final = live.state
+        record = make_record(log, started_at=live.row.started_at)
+        record["seed_chosen"] = live.row.seed_chosen  # a chosen deal could be known beforehand
+        return record
 
 
 def apply_all(
@@ -291,16 +331,22 @@ def view_json(live: Live, tr: Translator) -> dict[str, Any]:
     """Return South's view of a live game as JSON, with reasons for refused cards and the
     deal's history as South saw it, the texts in tr's language."""
     rules = game(live.row.game)
-    data = to_json(view(live.state, HUMAN), tr)
+    actions = [rules.parse_action(code) for _, code in live.row.actions]
+    now_seen, told = history(rules, live.row.seed, actions, HUMAN, tr)
+    data = to_json(now_seen, tr)
+    data["history"] = told
     codes = rules.pack.codes
     data["illegal"] = {codes[c]: tr.text(why) for c, why in refusals(live.state, HUMAN).items()}
     data["level"] = live.row.level
     data["title"] = rules.title
-    actions = [rules.parse_action(code) for _, code in live.row.actions]
-    data["history"] = history(rules, live.row.seed, actions, HUMAN, tr)
     if data["over"]:
         data["seed"] = live.row.seed  # only once the deal is over: the seed tells every card
     return data
+
+
+def _keys(client: str, game_id: str) -> list[str]:
+    """Return the keys of a job's turns in the AI pool: its client's and its game's."""
+    return [f"client {client}", f"game {game_id}"]
 
 
 def reply(data: dict[str, Any], status: int = 200) -> JSONResponse:
@@ -309,72 +355,66 @@ def reply(data: dict[str, Any], status: int = 200) -> JSONResponse:
     return JSONResponse(data, status, {"Server-Timing": f"ai;dur={AI_MS.get():.1f}"})
 
 
+def client_of(request: Request) -> str:
+    """Return the client's address (behind a trusted proxy, the one it forwarded)."""
+    return request.client.host if request.client else "unknown"
+
+
 def make_router(games: Callable[[Request], Games]) -> APIRouter:
     """Return the API routes, reading the service from the request's app."""
     router = APIRouter(prefix="/api")
+    opened = (401, 403, 404, 422)  # any route that opens a game by its id and token
 
-    @router.post("/games", status_code=201, response_model=None)
+    @router.post("/games", status_code=201, response_model=Created,
+                 responses=errors_for(400, 413, 422, 429, 503))  # fmt: skip
     async def create_game(body: NewGame, request: Request) -> JSONResponse:
         """Start a deal; the AI's moves up to your first decision are applied and listed."""
         AI_MS.set(0.0)
         tr = translator(language(request))
-        live, token, events = await games(request).create(body, tr)
+        live, token, events = await games(request).create(body, client_of(request), tr)
         data = {"id": live.row.id, "token": token, "version": live.row.version,
                 "view": view_json(live, tr), "events": events}  # fmt: skip
         return reply(data, 201)
 
-    @router.get("/games/{game_id}", response_model=None)
-    async def get_game(game_id: str, request: Request, authorization: Auth = None) -> JSONResponse:
+    @router.get("/games/{game_id}", response_model=GameState, responses=errors_for(*opened))
+    async def get_game(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
         """Return the current version and your view."""
-        live = await games(request).load(game_id, authorization)
+        live = await games(request).load(game_id, auth)
         tr = translator(language(request))
         return reply({"version": live.row.version, "view": view_json(live, tr)})
 
-    @router.post("/games/{game_id}/actions", response_model=None)
-    async def post_action(
-        game_id: str, body: Action, request: Request, authorization: Auth = None
-    ) -> JSONResponse:
+    @router.post("/games/{game_id}/actions", response_model=Moved,
+                 responses=errors_for(*opened, 400, 409, 413, 429, 503))  # fmt: skip
+    async def post_action(game_id: GameId, body: Action, request: Request, auth: Auth
+                          ) -> JSONResponse:  # fmt: skip
         """Apply your action, then every AI move until you must act again or the deal ends."""
         service = games(request)
         AI_MS.set(0.0)
         tr = translator(language(request))
-        live, events = await service.act(await service.load(game_id, authorization), body, tr)
+        live = await service.load(game_id, auth)
+        live, events = await service.act(live, body, client_of(request), tr)
         return reply({"version": live.row.version, "events": events, "view": view_json(live, tr)})
 
-    @router.get("/games/{game_id}/hint")
-    async def get_hint(
-        game_id: str, request: Request, authorization: Auth = None
-    ) -> dict[str, Any]:
+    @router.get("/games/{game_id}/hint", response_model=Hints,
+                responses=errors_for(*opened, 409, 429, 503))  # fmt: skip
+    async def get_hint(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
         """Return your legal actions ranked by the search, each with a value and a reason."""
         service = games(request)
-        live = await service.load(game_id, authorization)
-        if live.state.to_move != HUMAN:
-            raise HTTPException(409, NOT_YOUR_TURN)
-        loop = asyncio.get_running_loop()
-        row = live.row
-        ranked = await loop.run_in_executor(service.pool, hint_for, row.game, row.seed, row.actions)
+        AI_MS.set(0.0)
+        client = client_of(request)
+        service.limit("hint", client, game_id)  # first: a flood's refusals must cost little
+        live = await service.load(game_id, auth)
+        ranked = await service.hints(live, client)
         tr = translator(language(request))
         for r in ranked:
             r["reason"] = tr.text(r["reason"])
-        return {"version": row.version, "suggestions": ranked}
+        return reply({"version": live.row.version, "suggestions": ranked})
 
-    @router.get("/games/{game_id}/record")
-    async def get_record(
-        game_id: str, request: Request, authorization: Auth = None
-    ) -> dict[str, Any]:
+    @router.get("/games/{game_id}/record", response_model=Record,
+                responses=errors_for(*opened, 409))  # fmt: skip
+    async def get_record(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
         """Return the deal record once the deal is over (409 before)."""
-        live = await games(request).load(game_id, authorization)
-        rules = game(live.row.game)
-        if not rules.is_over(live.state):
-            raise HTTPException(409, Msg("the deal is not over yet"))
-        log = DealLog(
-            rules,
-            live.row.seed,
-            rules.deal(live.row.seed),
-            ("human", live.row.level, live.row.level, live.row.level),
-        )
-        log.actions = [(s, rules.parse_action(a)) for s, a in live.row.actions]
-        log.final = live.state
-        return make_record(log, started_at=live.row.started_at)
+        service = games(request)
+        return reply(service.record(await service.load(game_id, auth)))
 
     return router

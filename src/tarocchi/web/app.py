@@ -1,32 +1,39 @@
-"""The web application: pages, the play page, SVG cards and the JSON API, over the store."""
+"""The web application: pages, the play page, SVG cards and the JSON API, over the store.
+
+Assembly only: the routes (tarocchi.web.api, tarocchi.web.pages), the middleware
+(tarocchi.web.middleware: the body bound, the headers), the error answers (HTML pages in
+the reader's language for page URLs, JSON for the API; 503 while the database is
+unavailable), the health endpoints and the lifespan that starts the store (brought to the
+current schema), its retention task and the supervised AI pool (tarocchi.web.workers).
+"""
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-import time
 from collections.abc import AsyncIterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Request
-from fastapi.encoders import jsonable_encoder
+from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tarocchi.games import GAMES, game
 from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, translator
-from tarocchi.web.api import Games, make_router, prepare_worker, worker_ready
+from tarocchi.web.api import Games, make_router, prepare_worker
 from tarocchi.web.lang import language, render
+from tarocchi.web.middleware import SECURITY_HEADERS, BodyLimit, Door, Headers
+from tarocchi.web.models import Health, Pack, Readiness, errors_for
 from tarocchi.web.pages import router as pages_router
+from tarocchi.web.rates import Rates
 from tarocchi.web.store import Store, StoreUnavailable, default_url
 from tarocchi.web.store.retention import Retention, keep_tidy
-from tarocchi.web.svg import card_back_svg, card_svg
+from tarocchi.web.svg import INDEX_HEIGHT, INDEX_WIDTH, card_back_svg, card_svg
+from tarocchi.web.workers import RETRY_AFTER_S, AiPool
 
 HERE = Path(__file__).parent
 # what is wrong with a field of a malformed request, by pydantic's error type
@@ -39,48 +46,66 @@ PROBLEMS = {
     "greater_than_equal": N_("out of range"),
     "less_than_equal": N_("out of range"),
     "string_too_long": N_("too long"),
+    "string_pattern_mismatch": N_("not an action code"),
+    "enum": N_("not one of the names offered"),
+    "extra_forbidden": N_("unknown field"),
     "json_invalid": N_("not valid JSON"),
     "model_attributes_type": N_("must be a JSON object"),
+    "model_type": N_("must be a JSON object"),
     "dict_type": N_("must be a JSON object"),
     "": N_("not valid"),
 }
+# the reasons of the framework's own errors (ours are messages already)
+FRAMEWORK_ERRORS = {
+    400: Msg("the body could not be read as JSON"),
+    404: Msg("no such page"),
+    405: Msg("this method is not allowed here"),
+}
+# page titles of error statuses (other statuses: WENT_WRONG)
+HEADINGS = {404: N_("Page not found"), 405: N_("Not allowed here")}
+WENT_WRONG = N_("Something went wrong")
+EXCERPT = 40  # characters of a wrong value an error may quote
 # AI workers run at a lower priority: a request that only reads or applies a move must not
 # wait for a core behind another game's search
 AI_NICENESS = 10
 # seconds a client is told to wait when the database is down or restarting
 STORE_RETRY_AFTER_S = 2
+READY_TIMEOUT_S = 10.0  # an AI pool that cannot run a trivial job in this time is not ready
+# URL prefixes that answer JSON (or an image) even for errors: the rest are pages
+NOT_PAGES = ("/api/", "/cards/", "/static/", "/openapi.json", "/healthz", "/readyz")
 
 
-class ServerTiming:
-    """ASGI middleware: add the server's own time for each request to its Server-Timing
-    header (after the AI's share, if the route reported one)."""
+def excerpt(value: Any) -> str:
+    """Return a short, printable excerpt of a value a request sent (lone surrogates and
+    other unencodable characters escaped, at most EXCERPT characters)."""
+    text = value if isinstance(value, str) else repr(value)
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text if len(text) <= EXCERPT else text[: EXCERPT - 1] + "…"
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        start = time.perf_counter()
+def is_page(request: Request) -> bool:
+    """Tell whether a URL is a page a person reads (its errors are pages too)."""
+    return not request.url.path.startswith(NOT_PAGES)
 
-        async def timed_send(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                app_ms = f"app;dur={(time.perf_counter() - start) * 1000:.1f}"
-                ai = headers.get("server-timing")
-                headers["Server-Timing"] = f"{ai}, {app_ms}" if ai else app_ms
-            await send(message)
 
-        await self.app(scope, receive, timed_send)
+def error_page(request: Request, status: int, detail: str) -> Response:
+    """Return an error as a page in the reader's language, in the site's style."""
+    tr = translator(language(request))
+    heading = tr.gettext(HEADINGS.get(status, WENT_WRONG))
+    context = {"status": status, "heading": heading, "detail": detail}
+    return render(request, "error.html", context, status)
 
 
 def create_app(
-    db_path: Path | str | None = None, ai_workers: int = 2, retention: Retention | None = None
+    db_path: Path | str | None = None,
+    ai_workers: int = 2,
+    rates: Rates | None = None,
+    retention: Retention | None = None,
 ) -> FastAPI:
     """Return the app; games are stored in db_path, a SQLite file or a postgresql:// URL
     (default: $TAROCCHI_DB or ./tarocchi.sqlite3) and deleted by the retention (default:
-    from the environment); AI moves run in a pool of ai_workers processes."""
+    from the environment); AI moves run in a pool of ai_workers processes; rates are the
+    limits of creation and hints per client (default: tarocchi.web.rates')."""
     db = db_path if db_path is not None else default_url()
     keep = retention or Retention.from_environment()
 
@@ -88,37 +113,40 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db)
         store.upgrade()
-        pool = ProcessPoolExecutor(
-            ai_workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=prepare_worker,
-            initargs=(AI_NICENESS,),
-        )
-        # start every worker now (the pool spawns them one by one as work arrives), so the
-        # first players do not wait while a worker process starts and loads the bots
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(pool, worker_ready) for _ in range(ai_workers)))
-        app.state.games = Games(store, pool)
+        pool = AiPool(ai_workers, prepare_worker, (AI_NICENESS,))
+        await pool.start()
+        app.state.games = Games(store, pool, rates)
         tidy = asyncio.create_task(keep_tidy(store, keep))
         try:
             yield
         finally:
             tidy.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.close()
             store.close()
 
-    app = FastAPI(title="tarocchi", version="1", lifespan=lifespan)
+    # /docs and /redoc are off: FastAPI serves them with scripts from a CDN, which the
+    # Content-Security-Policy forbids (the OpenAPI document is at /openapi.json); redirects
+    # to the slash-less URL are off: they are built from the Host header
+    app = FastAPI(title="tarocchi", version="1", lifespan=lifespan, docs_url=None,
+                  redoc_url=None, redirect_slashes=False)  # fmt: skip
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-
-    app.add_middleware(ServerTiming)
+    # (FastAPI's own max_body_size answers 413 in plain English text, outside the app's
+    # handlers and middleware: no security headers, not the documented JSON)
+    app.add_middleware(BodyLimit)
+    app.add_middleware(Door)
+    app.add_middleware(Headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def translated_error(request: Request, exc: StarletteHTTPException) -> Response:
         """An error's reason in the reader's language (the engine's and the API's reasons
-        are messages with their recipe, see tarocchi.i18n)."""
+        are messages with their recipe, see tarocchi.i18n); a page for page URLs."""
         detail = exc.detail
+        if not isinstance(detail, Msg):
+            detail = FRAMEWORK_ERRORS.get(exc.status_code, detail)
         if isinstance(detail, str):
             detail = translator(language(request)).text(detail)
+        if is_page(request) and request.method in ("GET", "HEAD"):
+            return error_page(request, exc.status_code, detail)
         return JSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)
 
     @app.exception_handler(StoreUnavailable)
@@ -128,50 +156,101 @@ def create_app(
         retry = {"Retry-After": str(STORE_RETRY_AFTER_S)}
         return await translated_error(request, StarletteHTTPException(503, busy, retry))
 
+    @app.exception_handler(Exception)
+    async def crashed(request: Request, exc: Exception) -> Response:
+        """An unexpected error: 500, said plainly (the traceback goes to the server's log).
+        Starlette answers it outside the middleware: the headers are set here."""
+        detail = translator(language(request)).gettext(N_("the server failed; try again"))
+        page = error_page(request, 500, detail) if is_page(request) else None
+        answer = page or JSONResponse({"detail": detail}, 500)
+        answer.headers.update(SECURITY_HEADERS)
+        return answer
+
+    def program_message(e: Any) -> str:
+        """Return pydantic's message, but not the action pattern it would quote whole (every
+        action code of every game: the OpenAPI document gives it)."""
+        if e.get("type") == "string_pattern_mismatch":
+            return "String should be an action code of the game"
+        return str(e.get("msg", ""))
+
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:
         """A malformed request: which fields are wrong, in the reader's language (`detail`),
-        and pydantic's own list for programs (`errors`)."""
+        and the list for programs (`errors`), quoting at most a short excerpt of each value."""
         tr = translator(language(request))
-        problems = [
-            Msg(
-                "%(field)s: %(problem)s",
-                field=".".join(str(p) for p in e.get("loc", ())[1:]) or e.get("loc", ("?",))[0],
-                problem=PROBLEMS.get(e.get("type", ""), PROBLEMS[""]),
-            )
+        errors = [
+            {"loc": [p if isinstance(p, int) else excerpt(p) for p in e.get("loc", ())],
+             "type": e.get("type", ""), "msg": excerpt(program_message(e)),
+             "input": excerpt(e.get("input"))}
             for e in exc.errors()
-        ]
+        ]  # fmt: skip
+        problems = [
+            Msg("%(field)s: %(problem)s",
+                field=".".join(str(p) for p in e["loc"][1:]) or str(e["loc"][0]),
+                problem=PROBLEMS.get(e["type"], PROBLEMS[""]))
+            for e in errors
+        ]  # fmt: skip
         detail = Msg("malformed request (%(problems)s)", problems=joined(problems, "; "))
-        errors = jsonable_encoder(exc.errors())
         return JSONResponse({"detail": tr.text(detail), "errors": errors}, 422)
 
     app.include_router(make_router(lambda request: request.app.state.games))
     app.include_router(pages_router)
 
-    @app.get("/play/{game_name}", response_class=HTMLResponse)
+    @app.get("/healthz", response_model=Health)
+    async def healthz() -> dict[str, str]:
+        """Liveness: the server answers requests."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", response_model=Readiness, responses={503: {"model": Readiness}})
+    async def readyz(request: Request) -> JSONResponse:
+        """Readiness: the database answers and the AI pool runs a job (503 if either fails)."""
+        games: Games = request.app.state.games
+        try:
+            await asyncio.to_thread(games.store.count)
+            database = True
+        except Exception:
+            database = False
+        ai = await games.pool.alive(READY_TIMEOUT_S)
+        ready = database and ai
+        headers = {} if ready else {"Retry-After": str(RETRY_AFTER_S)}
+        body = {"ready": ready, "database": database, "ai": ai}
+        return JSONResponse(body, 200 if ready else 503, headers)
+
+    @app.get("/play/{game_name}", response_class=HTMLResponse, include_in_schema=False)
     async def play_page(game_name: str, request: Request) -> Response:
         """The play page of a game: a table, your hand, and the deal driven by the API."""
         if game_name not in GAMES:
             raise HTTPException(404, Msg("no such game"))
         rules = game(game_name)
-        return render(request, "play.html", {"game": game_name, "title": rules.title})
+        return render(request, "play.html", {"game": game_name, "title": rules.title,
+                      "index_height": INDEX_HEIGHT, "index_width": INDEX_WIDTH})  # fmt: skip
 
-    @app.get("/cards/{game_name}/{code}.svg")
-    async def card_image(game_name: str, code: str, lang: str = DEFAULT) -> Response:
+    svg = {"content": {"image/svg+xml": {"schema": {"type": "string"}}},
+           "description": "The card as an SVG image"}  # fmt: skip
+
+    @app.get("/cards/{game_name}/{code}.svg", response_class=Response,
+             responses={200: svg, **errors_for(404, 422)})  # fmt: skip
+    async def card_image(
+        game_name: Annotated[str, PathParam(max_length=32)],
+        code: Annotated[str, PathParam(max_length=16)],
+        lang: Annotated[str, Query(max_length=35)] = DEFAULT,
+    ) -> Response:
         """One card drawn as SVG (or `back`), its words in `lang` (a query parameter, not
         the reader's cookie or headers, so each URL always holds the same image)."""
         if game_name not in GAMES:
             raise HTTPException(404, Msg("no such game"))
         lang = match([lang]) or DEFAULT
         try:
-            svg = card_back_svg(game_name) if code == "back" else card_svg(game_name, code, lang)
+            image = card_back_svg(game_name) if code == "back" else card_svg(game_name, code, lang)
         except ValueError:
             raise HTTPException(404, Msg("no such card")) from None
-        return Response(svg, media_type="image/svg+xml",
+        return Response(image, media_type="image/svg+xml",
                         headers={"Cache-Control": "public, max-age=86400"})  # fmt: skip
 
-    @app.get("/api/packs/{game_name}")
-    async def pack_cards(game_name: str, request: Request) -> dict[str, object]:
+    @app.get("/api/packs/{game_name}", response_model=Pack, responses=errors_for(404, 422))
+    async def pack_cards(
+        game_name: Annotated[str, PathParam(max_length=32)], request: Request
+    ) -> dict[str, object]:
         """The cards of a game's pack: code, names (in the reader's language, English and
         Italian), suit and points (public data)."""
         if game_name not in GAMES:

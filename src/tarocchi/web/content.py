@@ -226,6 +226,12 @@ TRADITIONS: dict[str, Tradition] = {
 
 # the fan of cards at the top of the home page: (game, card code), one from each pack
 HERO_CARDS = (("piedicavallo", "MATTO"), ("ottocento", "WORLD"), ("minchiate", "T38"))
+# the cards each rules page shows under its card order: those that count most
+KEY_CARDS: dict[str, tuple[str, ...]] = {
+    "piedicavallo": ("T21", "T1", "MATTO", "SW-K", "BA-Q", "CU-N", "CO-J"),
+    "ottocento": ("ANGEL", "WORLD", "BEGATO", "MATTO", "SW-K", "CU-Q"),
+    "minchiate": ("T40", "T36", "T35", "T20", "T1", "MATTO", "CO-K"),
+}
 
 # the numbered sections of each rules page, in order: (anchor id, title)
 RULE_SECTIONS: dict[str, tuple[tuple[str, str], ...]] = {

@@ -26,6 +26,8 @@ TEMPLATES = Path(__file__).parent / "templates"
 COOKIE = "lang"
 # the switcher's choice is remembered for a year
 COOKIE_AGE = 365 * 24 * 3600
+THEME_COOKIE = "theme"
+THEMES = ("light", "dark")
 
 
 def accept_language(header: str) -> list[str]:
@@ -63,30 +65,47 @@ def language(request: Request) -> str:
     )
 
 
+def theme_override(request: Request) -> str | None:
+    """Return the theme a `?theme=` parameter asks for, if it is one."""
+    asked = request.query_params.get("theme")
+    return asked if asked in THEMES else None
+
+
+def theme(request: Request) -> str | None:
+    """Return the reader's chosen theme, None to follow the system's."""
+    chosen = theme_override(request) or request.cookies.get(THEME_COOKIE)
+    return chosen if chosen in THEMES else None
+
+
 STATIC = Path(__file__).parent / "static"
 
 
 @cache
 def js_messages() -> tuple[str | tuple[str, ...], ...]:
-    """Return the strings play.js marks (`_()`, `ngettext()`): ids, or singular-plural pairs."""
-    with (STATIC / "play.js").open("rb") as f:
-        found = extract("javascript", f, keywords={"_": None, "ngettext": (1, 2)})
-        return tuple(dict.fromkeys(m[1] for m in found))
+    """Return the strings the page's scripts mark (`_()`, `ngettext()`): ids, or
+    singular-plural pairs."""
+    found: list[str | tuple[str, ...]] = []
+    for path in sorted(STATIC.glob("*.js")):
+        with path.open("rb") as f:
+            keywords = {"_": None, "ngettext": (1, 2)}
+            found.extend(m[1] for m in extract("javascript", f, keywords=keywords))
+    return tuple(dict.fromkeys(found))
 
 
 @cache
 def js_catalog(lang: str) -> dict[str, Any]:
-    """Return what play.js needs to speak a language: its strings' translations by English
-    id (plural ones as the list of forms) and the language's plural rule, a C expression
-    in n (from the catalog's header: CLDR's rule for whole numbers)."""
+    """Return what the page's scripts need to speak a language: its strings' translations
+    by English id (plural ones as the list of forms, in CLDR's order of plural categories,
+    which the browser's Intl.PluralRules picks from: tests/browser check it against the
+    catalog's own rule)."""
     wanted = {m if isinstance(m, str) else m[0]: m for m in js_messages()}
     messages: dict[str, str | list[str]] = {}
     if lang == PSEUDO:
         for key, m in wanted.items():
             messages[key] = f"⟦{m}⟧" if isinstance(m, str) else [f"⟦{m[0]}⟧", f"⟦{m[1]}⟧"]
-        return {"plural": "n == 1 ? 0 : 1", "messages": messages}
+        return {"lang": DEFAULT, "messages": messages}
     if lang == DEFAULT:
-        return {"plural": "n != 1", "messages": messages}
+        return {"lang": lang, "messages": messages}
     with po_path(lang).open("rb") as f:
         po = read_po(f, locale=lang)
     for entry in po:
@@ -94,7 +113,7 @@ def js_catalog(lang: str) -> dict[str, Any]:
         if key in wanted and not entry.context:
             string = entry.string
             messages[key] = string if isinstance(string, str) else list(string or ())
-    return {"plural": po.plural_expr, "messages": messages}
+    return {"lang": lang, "messages": messages}
 
 
 @cache
@@ -111,9 +130,14 @@ def templates(lang: str) -> Jinja2Templates:
 
 
 def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
-    """Render a page template in the request's language, remembering a `?lang=` choice."""
+    """Render a page template in the request's language and theme, remembering a `?lang=`
+    or `?theme=` choice."""
     lang = language(request)
+    context = {"theme": theme(request), **context}
     page = templates(lang).TemplateResponse(request, name, context, status_code=status)
     if override(request):
         page.set_cookie(COOKIE, lang, max_age=COOKIE_AGE, samesite="lax")
+    chosen = theme_override(request)
+    if chosen:
+        page.set_cookie(THEME_COOKIE, chosen, max_age=COOKIE_AGE, samesite="lax")
     return page

@@ -16,6 +16,7 @@ from tarocchi.web.content import (
     ENGLISH_TERMS,
     GAMES,
     HERO_CARDS,
+    KEY_CARDS,
     RULE_SECTIONS,
     TRADITIONS,
     card,
@@ -24,7 +25,7 @@ from tarocchi.web.content import (
 )
 from tarocchi.web.lang import render
 
-router = APIRouter()
+router = APIRouter(include_in_schema=False)  # pages, not API: no OpenAPI entries
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -75,5 +76,7 @@ async def rules(game: str, request: Request) -> Response:
             "card_order": CARD_ORDER[game],
             "glossary": glossary(game),
             "english_terms": ENGLISH_TERMS,
+            "key_cards": KEY_CARDS[game],
+            "card": card,
         },
     )

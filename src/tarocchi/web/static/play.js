@@ -1,43 +1,16 @@
 // The play page: shows what the server's view says and sends the player's choices.
-// It never decides legality: legal cards, refusals and results all come from the API.
+// It never decides legality: legal cards, refusals, scores and results come from the API.
 
-const root = document.getElementById("game");
-const GAME = root.dataset.game;
+import { _, ngettext } from "./i18n.js";
+import {
+  GAME, SEATS, api, backImg, cardImg, cardName, el, pack, reduceMotion, root, session,
+} from "./common.js";
+import { KEYS, place } from "./hand.js";
+import { openEnd, openReplay, replayKey, resetEnd } from "./end.js";
 
-// -- the reader's language: the page carries the translations of this file's strings
-// (tarocchi.web.lang.js_catalog); the keys are the English strings, %(name)s placeholders
-const I18N = JSON.parse(document.getElementById("i18n").textContent);
-// the language's plural rule (a C expression in n, from its catalog: CLDR's for integers)
-const pluralIndex = new Function("n", `return Number(${I18N.plural});`);
+const BACKS_SHOWN = 5; // an opponent's hand is drawn as a few backs and its count
 
-function fill(text, vars) {
-  return vars ? text.replace(/%\((\w+)\)[sd]/g, (m, k) => String(vars[k])) : text;
-}
-
-function _(msgid, vars) {
-  const t = I18N.messages[msgid];
-  return fill(typeof t === "string" && t ? t : msgid, vars);
-}
-
-function ngettext(singular, plural, n, vars) {
-  const forms = I18N.messages[singular];
-  const t = Array.isArray(forms) ? forms[pluralIndex(n)] : "";
-  return fill(t || (n === 1 ? singular : plural), { n, ...vars });
-}
-
-const SEATS = [_("South"), _("East"), _("North"), _("West")];
-// what the rules allow in a discard, in words (the server decides; this only explains)
-const DISCARD_RULES = {
-  piedicavallo: _("Kings, T1, T21 and the Matto may never be discarded; other trumps only if the rest of your hand is all trumps, Kings and the Matto, or holds no trump. The number of trumps you discard is announced."),
-  ottocento: _("Kings, the Angel, the World, the Bégato and the Matto may never be discarded."),
-  minchiate: _("Only cards worth nothing may be discarded: never Kings, counting trumps, the Matto or trump 29."),
-};
-const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
-
-const el = (id) => document.getElementById(id);
-const state = {
-  id: null, token: null, version: 0, view: null, cards: {}, busy: false, record: null,
-};
+const state = { version: 0, view: null, busy: false };
 
 // -- helpers ------------------------------------------------------------------------------
 
@@ -50,53 +23,13 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms * factor));
 }
 
-function cardName(code) {
-  return state.cards[code] ? state.cards[code].name : code;
+function moving() {
+  return !reduceMotion.matches && speed() > 0;
 }
 
-function cardImg(code, extraClass = "") {
-  const img = document.createElement("img");
-  img.src = `/cards/${GAME}/${encodeURIComponent(code)}.svg?lang=${document.documentElement.lang}`;
-  img.alt = cardName(code);
-  img.className = `card ${extraClass}`.trim();
-  img.width = 90;
-  img.height = 144;
-  img.draggable = false;
-  return img;
-}
-
-function backImg() {
-  const img = document.createElement("img");
-  img.src = `/cards/${GAME}/back.svg`;
-  img.alt = "";
-  img.className = "card back";
-  img.width = 90;
-  img.height = 144;
-  return img;
-}
-
-function actionLabel(code) {
-  const fixed = {
-    DECLARE: _("Declare"),
-    PASS: _("Pass"),
-    "DECL-DONE": _("Done declaring"),
-    "DECL-SEQ-LOW": _("Declare the sequence of trumps 1-5"),
-    "DECL-SEQ-HIGH-1": _("Declare the first sequence of trumps 28-40"),
-    "DECL-SEQ-HIGH-2": _("Declare the second sequence of trumps 28-40"),
-    "DECL-SEQ-HIGH-3": _("Declare the third sequence of trumps 28-40"),
-    "DECL-MATTO": _("Declare the Matto versicola"),
-    "DECL-THIRTEEN": _("Declare the Thirteen"),
-    "DECL-TENS": _("Declare the Tens"),
-    "DECL-KINGS": _("Declare the Kings"),
-  };
-  return fixed[code] || code;
-}
-
-function log(text, kind = "") {
-  const li = document.createElement("li");
-  li.textContent = text;
-  if (kind) li.className = kind;
-  el("log").prepend(li);
+// a non-card action: the server's sentence for it and the cards it shows (action_details)
+function actionDetail(code) {
+  return (state.view?.action_details || []).find((d) => d.code === code) || { label: code, cards: [] };
 }
 
 function setPrompt(text, kind = "") {
@@ -105,103 +38,150 @@ function setPrompt(text, kind = "") {
   p.className = `prompt ${kind}`.trim();
 }
 
-async function api(method, path, body) {
-  // the API answers in the page's language (the texts of events, refusals, hints, errors)
-  const headers = { "Content-Type": "application/json", "Accept-Language": document.documentElement.lang };
-  if (state.token) headers.Authorization = `Bearer ${state.token}`;
-  const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    const detail = typeof data.detail === "string" ? data.detail : res.statusText;
-    const err = new Error(detail);
-    err.status = res.status;
-    throw err;
-  }
-  return data;
+function save() {
+  localStorage.setItem(`tarocchi-${GAME}`, JSON.stringify({ id: session.id, token: session.token }));
 }
 
-function save() {
-  localStorage.setItem(`tarocchi-${GAME}`, JSON.stringify({ id: state.id, token: state.token }));
+// -- the log: the deal in play order, from the view's history and each answer's events --------
+
+let openTrick = null; // the log line of the trick being played
+
+function logLine(kind) {
+  const li = document.createElement("li");
+  li.className = kind;
+  el("log").append(li);
+  return li;
+}
+
+function logChange(ch) {
+  if (ch.type === "event") {
+    const named = ch.seat === null || ch.text.startsWith(SEATS[ch.seat]);
+    logLine("log-event").textContent = named ? ch.text : `${SEATS[ch.seat]}: ${ch.text}`;
+  } else if (ch.type === "aside") {
+    logLine("log-aside").textContent = ch.text;
+  } else if (ch.type === "play") {
+    // one line a trick: who played what, in order, then who won it and what it scores
+    if (!openTrick) openTrick = { li: logLine("log-trick"), trick: ch.trick, plays: [] };
+    openTrick.plays.push(_("%(seat)s: %(card)s", { seat: SEATS[ch.seat], card: cardName(ch.card) }));
+    openTrick.li.textContent = _("Trick %(trick)s: %(plays)s.", { trick: openTrick.trick, plays: openTrick.plays.join("; ") });
+  } else if (ch.type === "trick") {
+    const won = document.createElement("strong");
+    won.textContent = ch.text;
+    (openTrick ? openTrick.li : logLine("log-trick")).append(" ", won);
+    openTrick = null;
+  }
+  const log = el("log");
+  log.scrollTop = log.scrollHeight;
+}
+
+// Start the log of a deal (from its view: who deals and who leads), then tell its history.
+function logDeal(view, history = []) {
+  el("log").replaceChildren();
+  openTrick = null;
+  logLine("log-event").textContent = _("Deal begins. %(dealer)s deals; %(leader)s leads.", { dealer: SEATS[view.dealer], leader: SEATS[(view.dealer + 1) % 4] });
+  for (const ch of history) logChange(ch);
 }
 
 // -- rendering the view -----------------------------------------------------------------------
 
 function render(view) {
   state.view = view;
+  root.dataset.phase = view.over ? "over" : view.phase;
   for (let seat = 0; seat < 4; seat++) {
     const box = root.querySelector(`.seat[data-seat="${seat}"]`);
     box.querySelector(".dealer-badge").hidden = view.dealer !== seat;
-    box.classList.toggle("to-move", view.to_move === seat);
-    const backs = box.querySelector(".backs");
-    if (backs) {
-      backs.replaceChildren(...Array.from({ length: view.hand_sizes[seat] }, backImg));
-      backs.dataset.count = view.hand_sizes[seat];
-    }
-    const shown = box.querySelector(".shown");
-    shown.replaceChildren(...view.shown[seat].map((c) => cardImg(c, "small")));
+    box.querySelector(".turn-badge").hidden = view.to_move !== seat || view.over;
+    box.classList.toggle("to-move", view.to_move === seat && !view.over);
+    if (seat === 0) continue;
+    const n = view.hand_sizes[seat];
+    box.querySelector(".backs").replaceChildren(...Array.from({ length: Math.min(n, BACKS_SHOWN) }, backImg));
+    box.querySelector(".count").textContent = ngettext("%(n)d card", "%(n)d cards", n);
+    box.querySelector(".shown").replaceChildren(...view.shown[seat].map((c) => cardImg(c, "small")));
   }
   renderTrick(view.trick);
   renderHand(view);
   renderScore(view);
-  el("last-trick").disabled = view.tricks.length === 0;
+  renderLastTrick(view);
+  el("result").hidden = !view.over;
+  el("hint").hidden = view.over || !el("hints-on").checked;
   if (view.over) {
     setPrompt(_("The deal is over."));
-    showEnd(view);
+    openEnd(view);
   }
 }
 
 function renderTrick(plays) {
   for (let seat = 0; seat < 4; seat++) root.querySelector(`.slot-${seat}`).replaceChildren();
-  for (const p of plays) placeCard(p.seat, p.card, false);
+  for (const p of plays) root.querySelector(`.slot-${p.seat}`).replaceChildren(cardImg(p.card));
 }
 
-function placeCard(seat, code, animate) {
-  const slot = root.querySelector(`.slot-${seat}`);
-  const img = cardImg(code, animate && !reduceMotion.matches && speed() > 0 ? `from-${seat}` : "");
-  slot.replaceChildren(img);
+function renderLastTrick(view) {
+  const last = view.tricks[view.tricks.length - 1];
+  const button = el("last-trick");
+  button.disabled = !last;
+  button.hidden = view.over;
+  el("last-mini").replaceChildren(...(last ? last.plays.map((p) => cardImg(p.card, "mini")) : []));
+  const playing = view.phase === "play" || view.over;
+  const total = (view.hand_sizes.reduce((a, b) => a + b, 0) + view.trick.length) / 4 + view.tricks.length;
+  const current = Math.min(total, view.tricks.length + 1);
+  el("trick-no").textContent = playing && Number.isInteger(total)
+    ? _("Trick %(trick)s of %(tricks)s", { trick: view.over ? total : current, tricks: total }) : "";
+}
+
+function handButton(code, view, myTurn, legal) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "hand-card";
+  b.dataset.code = code;
+  const isLegal = myTurn && legal.has(code);
+  b.classList.toggle("legal", isLegal);
+  b.classList.toggle("illegal", myTurn && !isLegal);
+  b.classList.toggle("shown-card", view.shown[0].includes(code));
+  const name = cardName(code);
+  b.setAttribute("aria-label", isLegal || !myTurn ? name : _("%(card)s (not playable now)", { card: name }));
+  b.append(cardImg(code));
+  b.addEventListener("click", () => choose(code));
+  return b;
 }
 
 function renderHand(view) {
-  const hand = el("hand");
   const myTurn = view.to_move === 0 && !view.over;
   const legal = new Set(view.legal);
-  const buttons = view.hand.map((code) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "hand-card";
-    b.dataset.code = code;
-    const isLegal = myTurn && legal.has(code);
-    b.classList.toggle("legal", isLegal);
-    b.classList.toggle("illegal", myTurn && !isLegal);
-    const label = isLegal || !myTurn ? cardName(code) : _("%(card)s (not playable now)", { card: cardName(code) });
-    b.setAttribute("aria-label", label);
-    b.append(cardImg(code));
-    b.addEventListener("click", () => choose(code));
-    return b;
-  });
-  hand.replaceChildren(...buttons);
+  const buttons = view.hand.map((code) => handButton(code, view, myTurn, legal));
+  el("hand").replaceChildren(...buttons);
   el("hints").hidden = true;
-  hand.style.setProperty("--n", buttons.length);
 
   const others = myTurn ? view.legal.filter((c) => !view.hand.includes(c)) : [];
-  el("actions").replaceChildren(...others.map((code, i) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "button action";
-    b.textContent = actionLabel(code);
-    b.dataset.code = code;
-    b.title = _("key %(n)s", { n: i + 1 });
-    b.addEventListener("click", () => choose(code));
-    return b;
-  }));
+  el("actions").replaceChildren(...others.map((code) => actionButton(code)));
+  // shortcut keys: the legal cards left to right, then the actions
+  const keyed = [...buttons.filter((b) => b.classList.contains("legal")), ...el("actions").children];
+  keyed.slice(0, KEYS.length).forEach((b, i) => {
+    b.dataset.key = KEYS[i];
+    b.setAttribute("aria-keyshortcuts", KEYS[i]);
+  });
   const waiting = view.to_move === null ? _("The cards are dealt…") : _("Waiting for %(seat)s…", { seat: SEATS[view.to_move] });
   setPrompt(myTurn ? promptText(view) : view.over ? "" : waiting);
+  fitTable();
+}
+
+function actionButton(code) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "button action";
+  b.dataset.code = code;
+  const label = document.createElement("span");
+  const detail = actionDetail(code);
+  label.textContent = detail.label;
+  b.append(label);
+  if (detail.cards.length) b.append(...detail.cards.map((c) => cardImg(c, "mini")));
+  b.addEventListener("click", () => choose(code));
+  return b;
 }
 
 function promptText(view) {
   const n = view.legal.length;
   if (view.phase === "discard") {
-    return [_("Choose a card to lay aside face down."), DISCARD_RULES[GAME] || "",
+    return [_("Choose a card to lay aside face down."),
       _("Click a card that is not highlighted to see why it cannot be discarded.")].join(" ");
   }
   if (view.phase === "declare") return _("Declare your combinations, or pass: choose below.");
@@ -213,58 +193,105 @@ function promptText(view) {
   return _("Your turn.");
 }
 
-function teamPoints(codes) {
-  return codes.reduce((sum, c) => sum + (state.cards[c] ? state.cards[c].points : 0), 0);
-}
-
+// The running score as the game counts it (the server's), with its parts and how it counts.
 function renderScore(view) {
   const tricks = [0, 0];
   for (const t of view.tricks) tricks[t.winner % 2] += 1;
   el("ns-tricks").textContent = tricks[0];
   el("ew-tricks").textContent = tricks[1];
-  el("ns-points").textContent = teamPoints(view.won.NS);
-  el("ew-points").textContent = teamPoints(view.won.EW);
+  const score = view.score || { NS: 0, EW: 0, unit: "points", how: "", parts: [] };
+  const resti = score.unit === "resti";
+  for (const [id, value] of [["ns-points", score.NS], ["ew-points", score.EW], ["ns-score", score.NS],
+    ["ew-score", score.EW], ["score-unit", resti ? "resti" : _("points")],
+    ["score-col", resti ? "resti" : _("Points")], ["score-how", score.how]]) {
+    el(id).textContent = value;
+  }
+  const parts = el("score-parts");
+  parts.replaceChildren(...score.parts.filter((p) => score.parts.length > 1 || p.note).map((p) => {
+    const row = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = p.note ? `${p.label} (${p.note})` : p.label;
+    row.append(th);
+    for (const v of [p.NS, p.EW]) row.insertCell().textContent = v;
+    return row;
+  }));
   const ledger = view.events.filter((e) => e.kind === "score" || e.kind === "resto");
   const box = el("ledger");
   box.hidden = ledger.length === 0;
-  if (ledger.length) {
-    const last = ledger[ledger.length - 1];
-    box.textContent = _("Ledger: %(text)s", { text: last.text });
+  if (ledger.length) box.textContent = _("Ledger: %(text)s", { text: ledger[ledger.length - 1].text });
+}
+
+// Size the hand to the room the table leaves it (the hand first: it must always show whole).
+function fitTable() {
+  const table = el("table");
+  const hand = el("hand");
+  const cards = [...hand.children];
+  if (!cards.length) {
+    hand.style.height = "";
+    return;
   }
+  const south = table.querySelector(".south");
+  const above = south.offsetHeight - hand.offsetHeight;
+  const room = table.clientHeight * (cards.length > 20 ? 0.5 : 0.42) - above;
+  const suits = cards.map((b) => (pack[b.dataset.code] || {}).suit);
+  place(hand, cards, suits, room, table.clientHeight);
 }
 
 // -- animating what happened --------------------------------------------------------------------
 
+// Move an element from where another box is to where it lies now (the Web Animations API).
+function flyFrom(img, from, duration = 320) {
+  if (!moving() || !from) return;
+  const a = from.getBoundingClientRect();
+  const b = img.getBoundingClientRect();
+  if (!b.width) return;
+  const dx = a.left + a.width / 2 - (b.left + b.width / 2);
+  const dy = a.top + a.height / 2 - (b.top + b.height / 2);
+  img.animate([{ transform: `translate(${dx}px, ${dy}px) scale(${a.width / b.width})` }, { transform: "none" }],
+    { duration: duration * speed(), easing: "ease-out" });
+}
+
+async function gatherTrick(winner) {
+  const target = root.querySelector(winner === 0 ? ".south .seat-name" : `.seat[data-seat="${winner}"] .backs`);
+  root.querySelector(`.slot-${winner}`).classList.add("winner");
+  await sleep(700);
+  if (moving() && target) {
+    const t = target.getBoundingClientRect();
+    const runs = [...root.querySelectorAll(".slot .card")].map((img) => {
+      const b = img.getBoundingClientRect();
+      const dx = t.left + t.width / 2 - (b.left + b.width / 2);
+      const dy = t.top + t.height / 2 - (b.top + b.height / 2);
+      return img.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(0.4)`, opacity: 0 }],
+        { duration: 380 * speed(), easing: "ease-in", fill: "forwards" }).finished;
+    });
+    await Promise.all(runs);
+  }
+  root.querySelector(`.slot-${winner}`).classList.remove("winner");
+  renderTrick([]);
+}
+
 async function animate(events) {
   for (const ev of events) {
-    if (!ev.changes.length && ev.seat !== 0) {
-      // the only moves that show nothing to South are cards laid aside face down
-      log(_("%(seat)s lays a card aside.", { seat: SEATS[ev.seat] }));
-      await sleep(250);
-    }
     for (const ch of ev.changes) {
-      if (ch.type === "event") {
-        const named = ch.seat === null || ch.text.startsWith(SEATS[ch.seat]);
-        const who = named ? "" : `${SEATS[ch.seat]}: `;
-        const cards = ch.cards.length ? ` (${ch.cards.map(cardName).join(", ")})` : "";
-        log(`${who}${ch.text}${cards}`, "log-event");
+      logChange(ch);
+      if (ch.type === "event" || ch.type === "aside") {
         await sleep(500);
       } else if (ch.type === "play") {
+        let from;
         if (ch.seat !== 0) {
           const backs = root.querySelector(`.seat[data-seat="${ch.seat}"] .backs`);
-          if (backs && backs.lastChild) backs.lastChild.remove();
+          from = backs.lastChild || backs;
         } else {
-          const mine = el("hand").querySelector(`[data-code="${CSS.escape(ch.card)}"]`);
-          if (mine) mine.remove();
+          from = el("hand").querySelector(`[data-code="${CSS.escape(ch.card)}"]`);
         }
-        placeCard(ch.seat, ch.card, true);
+        const img = cardImg(ch.card);
+        root.querySelector(`.slot-${ch.seat}`).replaceChildren(img);
+        flyFrom(img, from);
+        if (ch.seat === 0 && from) from.remove();
         await sleep(450);
       } else if (ch.type === "trick") {
-        log(ngettext("%(seat)s wins trick %(trick)s (%(n)d point).", "%(seat)s wins trick %(trick)s (%(n)d points).", ch.points, { seat: SEATS[ch.winner], trick: ch.trick }), "log-trick");
-        root.querySelector(`.slot-${ch.winner}`).classList.add("winner");
-        await sleep(1100);
-        root.querySelector(`.slot-${ch.winner}`).classList.remove("winner");
-        renderTrick([]);
+        await gatherTrick(ch.winner);
       }
     }
   }
@@ -293,7 +320,8 @@ async function choose(code) {
   setBusy(true);
   setPrompt("…");
   try {
-    const data = await api("POST", `/api/games/${state.id}/actions`, { action: code, version: state.version });
+    const data = await api("POST", `/api/games/${session.id}/actions`, { action: code, version: state.version });
+    el("hints").hidden = true;
     await animate(data.events);
     state.version = data.version;
     render(data.view);
@@ -305,37 +333,38 @@ async function choose(code) {
   }
 }
 
-async function reload() {
-  const data = await api("GET", `/api/games/${state.id}`);
+function show(data) {
   state.version = data.version;
+  logDeal(data.view, data.view.history);
   render(data.view);
 }
 
+async function reload() {
+  show(await api("GET", `/api/games/${session.id}`));
+}
+
 async function newDeal(seed) {
-  el("end-dialog").close();
-  el("log").replaceChildren();
-  state.record = null;
-  state.token = null;
+  resetEnd();
+  session.token = null;
   setBusy(true);
   setPrompt(_("Shuffling…"));
   try {
     const body = { game: GAME, level: el("level").value };
     if (seed !== undefined) body.seed = seed;
     const data = await api("POST", "/api/games", body);
-    state.id = data.id;
-    state.token = data.token;
+    session.id = data.id;
+    session.token = data.token;
     state.version = data.version;
     save();
     // the table before the AI's first moves: give back the cards they have played
     const sizes = [...data.view.hand_sizes];
     for (const ev of data.events) {
-      const played = ev.changes.some((c) => c.type === "play" && c.seat === ev.seat);
-      if (played || !ev.changes.length) sizes[ev.seat] += 1;
+      if (ev.changes.some((c) => ["play", "aside"].includes(c.type) && c.seat === ev.seat)) sizes[ev.seat] += 1;
     }
     const first = { ...data.view, hand_sizes: sizes, trick: [], tricks: [], shown: [[], [], [], []],
-      events: [], to_move: null, legal: [], over: false, won: { NS: [], EW: [] } };
+      events: [], to_move: null, legal: [], over: false, won: { NS: [], EW: [] }, score: undefined };
     render(first);
-    log(_("Deal begins. %(dealer)s deals; %(leader)s leads.", { dealer: SEATS[data.view.dealer], leader: SEATS[(data.view.dealer + 1) % 4] }));
+    logDeal(data.view);
     await animate(data.events);
     render(data.view);
   } catch (err) {
@@ -345,167 +374,35 @@ async function newDeal(seed) {
   }
 }
 
-// -- end of the deal -------------------------------------------------------------------------
+// -- hints, the last trick, keys ------------------------------------------------------------------
 
-async function fetchRecord() {
-  if (!state.record) state.record = await api("GET", `/api/games/${state.id}/record`);
-  return state.record;
+function hintValue(value) {
+  if (value === null) return "";
+  const signed = `${value > 0 ? "+" : ""}${value}`;
+  return state.view.score.unit === "resti" ? _("%(value)s resti", { value: signed }) : _("%(value)s points", { value: signed });
 }
-
-function cardsRow(codes) {
-  const div = document.createElement("div");
-  div.className = "card-row";
-  div.append(...codes.map((c) => cardImg(c, "small")));
-  return div;
-}
-
-async function showEnd(view) {
-  const r = view.result;
-  const winner = { NS: _("You and North win!"), EW: _("East and West win."), draw: _("A draw.") }[r.winner];
-  el("end-winner").textContent = [winner, _("%(ns)s to %(ew)s.", { ns: r.ns, ew: r.ew })].join(" ");
-  const table = el("breakdown");
-  table.replaceChildren();
-  const head = table.createTHead().insertRow();
-  for (const h of ["", _("You & North"), _("East & West")]) {
-    const th = document.createElement("th");
-    th.textContent = h;
-    head.append(th);
-  }
-  const body = table.createTBody();
-  for (const line of [...r.lines, { label: _("Total"), ns: r.ns, ew: r.ew, note: "" }]) {
-    const row = body.insertRow();
-    const th = document.createElement("th");
-    th.scope = "row";
-    th.textContent = line.note ? `${line.label} (${line.note})` : line.label;
-    row.append(th);
-    row.insertCell().textContent = line.ns;
-    row.insertCell().textContent = line.ew;
-  }
-  const piles = el("end-piles");
-  piles.replaceChildren();
-  for (const team of ["NS", "EW"]) {
-    const h = document.createElement("h4");
-    h.textContent = team === "NS" ? _("You & North") : _("East & West");
-    piles.append(h, cardsRow(r.piles[team]));
-  }
-  const hands = el("end-hands");
-  hands.replaceChildren();
-  try {
-    const rec = await fetchRecord();
-    rec.hands.forEach((hand, seat) => {
-      const h = document.createElement("h4");
-      h.textContent = seat === rec.dealer ? _("%(seat)s (dealer)", { seat: SEATS[seat] }) : SEATS[seat];
-      hands.append(h, cardsRow(hand));
-    });
-  } catch (err) {
-    hands.textContent = _("The record is not available: %(reason)s", { reason: err.message });
-  }
-  if (!el("end-dialog").open) el("end-dialog").showModal();
-}
-
-async function download() {
-  const rec = await fetchRecord();
-  const blob = new Blob([JSON.stringify(rec, null, 1)], { type: "application/json" });
-  const a = document.createElement("a");
-  a.href = URL.createObjectURL(blob);
-  a.download = `tarocchi-${GAME}-${rec.seed}.json`;
-  document.body.append(a);
-  a.click();
-  a.remove();
-}
-
-// -- step-through replay of a finished deal (from its record) -----------------------------------
-
-const replay = { rec: null, steps: [], at: 0 };
-
-function replaySteps(rec) {
-  const plays = rec.tricks.flatMap((t, i) => t.plays.map((p) => ({ ...p, trick: i, winner: t.winner })));
-  let p = 0;
-  return rec.actions.map((a) => {
-    const next = plays[p];
-    if (next && next.seat === a.seat && next.card === a.action) {
-      p += 1;
-      return { ...a, play: true, trick: next.trick, last: p % 4 === 0, winner: next.winner };
-    }
-    return { ...a, play: false };
-  });
-}
-
-function showReplay() {
-  const { rec, steps, at } = replay;
-  const hands = rec.hands.map((h) => [...h]);
-  let trick = [];
-  let text = _("The deal as dealt.");
-  for (let i = 0; i < at; i++) {
-    const s = steps[i];
-    const h = hands[s.seat];
-    const k = h.indexOf(s.action);
-    if (k >= 0) h.splice(k, 1);
-    if (s.play) {
-      if (trick.length === 4) trick = [];
-      trick.push(s);
-      text = _("%(seat)s plays %(card)s.", { seat: SEATS[s.seat], card: cardName(s.action) });
-      if (s.last) text = [text, _("%(seat)s wins trick %(trick)s.", { seat: SEATS[s.winner], trick: s.trick + 1 })].join(" ");
-    } else {
-      text = state.cards[s.action]
-        ? _("%(seat)s: %(action)s (%(card)s).", { seat: SEATS[s.seat], action: actionLabel(s.action), card: cardName(s.action) })
-        : _("%(seat)s: %(action)s.", { seat: SEATS[s.seat], action: actionLabel(s.action) });
-    }
-  }
-  el("replay-step").textContent = [_("Step %(at)s of %(steps)s.", { at, steps: steps.length }), text].join(" ");
-  const box = el("replay-table");
-  box.replaceChildren();
-  hands.forEach((h, seat) => {
-    const row = document.createElement("div");
-    row.className = "replay-seat";
-    const name = document.createElement("h4");
-    name.textContent = SEATS[seat];
-    row.append(name, cardsRow(h));
-    box.append(row);
-  });
-  const t = document.createElement("div");
-  t.className = "replay-trick";
-  const title = document.createElement("h4");
-  title.textContent = _("Trick");
-  t.append(title, cardsRow(trick.map((s) => s.action)));
-  box.append(t);
-}
-
-async function openReplay() {
-  replay.rec = await fetchRecord();
-  replay.steps = replaySteps(replay.rec);
-  replay.at = 0;
-  showReplay();
-  el("end-dialog").close();
-  el("replay-dialog").showModal();
-}
-
-function stepReplay(to) {
-  replay.at = Math.max(0, Math.min(replay.steps.length, to));
-  showReplay();
-}
-
-// -- wiring ----------------------------------------------------------------------------------
 
 async function showHint() {
   const view = state.view;
   if (!view || view.to_move !== 0 || state.busy) return;
   const box = el("hints");
   box.hidden = false;
-  box.replaceChildren();
+  el("hint-list").replaceChildren();
   setPrompt(_("Thinking about your choices…"));
   try {
-    const data = await api("GET", `/api/games/${state.id}/hint`);
+    const data = await api("GET", `/api/games/${session.id}/hint`);
     if (data.version !== state.version) return;
-    box.replaceChildren(...data.suggestions.slice(0, 4).map((h) => {
+    el("hint-list").replaceChildren(...data.suggestions.slice(0, 4).map((h) => {
       const li = document.createElement("li");
-      const value = h.value === null ? "" : ` (${h.value > 0 ? "+" : ""}${h.value})`;
-      li.textContent = `${state.cards[h.action] ? cardName(h.action) : actionLabel(h.action)}${value}: ${h.reason}`;
+      // a card with the reason to play it; an action is its own sentence (the reason repeats it)
+      const what = pack[h.action] ? `${cardName(h.action)}: ${h.reason}` : actionDetail(h.action).label;
+      const value = hintValue(h.value);
+      li.textContent = value ? `${what} (${value})` : what;
       return li;
     }));
     const best = data.suggestions[0];
-    const card = best && el("hand").querySelector(`[data-code="${CSS.escape(best.action)}"]`);
-    if (card) card.classList.add("hinted");
+    const target = best && root.querySelector(`#hand [data-code="${CSS.escape(best.action)}"], #actions [data-code="${CSS.escape(best.action)}"]`);
+    if (target) target.classList.add("hinted");
     setPrompt(promptText(view));
   } catch (err) {
     setPrompt(_("No hint: %(reason)s", { reason: err.message }), "warn");
@@ -516,11 +413,12 @@ function showLastTrick() {
   const view = state.view;
   if (!view || !view.tricks.length) return;
   const last = view.tricks[view.tricks.length - 1];
-  const box = el("last-cards");
-  box.replaceChildren(...last.plays.map((p) => {
+  el("last-cards").replaceChildren(...last.plays.map((p, i) => {
     const fig = document.createElement("figure");
     const cap = document.createElement("figcaption");
-    cap.textContent = p.seat === last.winner ? _("%(seat)s (won)", { seat: SEATS[p.seat] }) : SEATS[p.seat];
+    const who = i === 0 ? _("%(seat)s (led)", { seat: SEATS[p.seat] }) : SEATS[p.seat];
+    cap.textContent = p.seat === last.winner ? _("%(seat)s (won)", { seat: who }) : who;
+    fig.classList.toggle("won", p.seat === last.winner);
     fig.append(cardImg(p.card), cap);
     return fig;
   }));
@@ -528,12 +426,19 @@ function showLastTrick() {
 }
 
 function onKey(event) {
-  if (event.target.tagName === "SELECT" || document.querySelector("dialog[open]")) return;
+  if (el("replay-dialog").open) {
+    replayKey(event);
+    return;
+  }
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (["SELECT", "INPUT", "SUMMARY"].includes(event.target.tagName) || document.querySelector("dialog[open]")) return;
   const view = state.view;
   if (!view) return;
-  if (/^[1-9]$/.test(event.key) && view.to_move === 0) {
-    const code = view.legal[Number(event.key) - 1];
-    if (code) choose(code);
+  const keyed = root.querySelector(`[data-key="${CSS.escape(event.key.toLowerCase())}"]`);
+  if (keyed && view.to_move === 0) {
+    document.body.classList.add("keyboard");
+    keyed.click();
+    event.preventDefault();
     return;
   }
   if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
@@ -547,26 +452,29 @@ function onKey(event) {
   }
 }
 
-async function start() {
+// -- wiring ----------------------------------------------------------------------------------
+
+function togglePanel() {
+  const open = el("panel").classList.toggle("open");
+  el("panel-toggle").setAttribute("aria-expanded", String(open));
+}
+
+function wire() {
   el("new-deal").addEventListener("click", () => newDeal());
   el("last-trick").addEventListener("click", showLastTrick);
   el("hint").addEventListener("click", showHint);
+  el("hints-close").addEventListener("click", () => { el("hints").hidden = true; });
+  el("result").addEventListener("click", () => openEnd(state.view));
+  el("panel-toggle").addEventListener("click", togglePanel);
   el("hints-on").checked = localStorage.getItem("tarocchi-hints") === "on";
   el("hint").hidden = !el("hints-on").checked;
   el("hints-on").addEventListener("change", () => {
     localStorage.setItem("tarocchi-hints", el("hints-on").checked ? "on" : "off");
-    el("hint").hidden = !el("hints-on").checked;
+    el("hint").hidden = !el("hints-on").checked || Boolean(state.view?.over);
   });
   el("end-new").addEventListener("click", () => newDeal());
   el("end-again").addEventListener("click", () => newDeal(state.view.seed));
-  el("end-download").addEventListener("click", download);
-  el("end-replay").addEventListener("click", openReplay);
-  el("end-close").addEventListener("click", () => el("end-dialog").close());
-  el("replay-first").addEventListener("click", () => stepReplay(0));
-  el("replay-prev").addEventListener("click", () => stepReplay(replay.at - 1));
-  el("replay-next").addEventListener("click", () => stepReplay(replay.at + 1));
-  el("replay-last").addEventListener("click", () => stepReplay(replay.steps.length));
-  el("replay-close").addEventListener("click", () => el("replay-dialog").close());
+  el("end-replay").addEventListener("click", () => openReplay(state.view));
   el("level").value = localStorage.getItem("tarocchi-level") || "normal";
   el("level").addEventListener("change", () => {
     localStorage.setItem("tarocchi-level", el("level").value);
@@ -575,29 +483,40 @@ async function start() {
   el("speed").value = localStorage.getItem("tarocchi-speed") || "1";
   el("speed").addEventListener("change", () => localStorage.setItem("tarocchi-speed", el("speed").value));
   document.addEventListener("keydown", onKey);
+  // shortcut keys show while the keyboard is in use, and hide at the first pointer
+  document.addEventListener("keydown", (e) => { if (e.key === "Tab" || e.key.startsWith("Arrow")) document.body.classList.add("keyboard"); });
+  document.addEventListener("pointerdown", () => document.body.classList.remove("keyboard"));
+  new ResizeObserver(() => {
+    fitTable();
+    el("log").scrollTop = el("log").scrollHeight; // the newest entry stays in view
+  }).observe(el("table"));
+}
 
-  const pack = await api("GET", `/api/packs/${GAME}`);
-  for (const c of pack.cards) state.cards[c.code] = c;
+async function start() {
+  wire();
+  const cards = await api("GET", `/api/packs/${GAME}`);
+  for (const c of cards.cards) pack[c.code] = c;
 
   const saved = JSON.parse(localStorage.getItem(`tarocchi-${GAME}`) || "null");
   const fresh = new URLSearchParams(location.search).has("new");
   if (saved && !fresh) {
-    state.id = saved.id;
-    state.token = saved.token;
+    session.id = saved.id;
+    session.token = saved.token;
     try {
-      const data = await api("GET", `/api/games/${state.id}`);
-      if (!data.view.over) {
-        state.version = data.version;
-        log(_("Resuming your deal."));
-        render(data.view);
-        return;
-      }
+      // a deal in progress resumes; a finished one shows again with its result
+      show(await api("GET", `/api/games/${session.id}`));
+      return;
     } catch (err) {
       // the stored game is gone or not ours: start a new one
     }
   }
-  const seed = new URLSearchParams(location.search).get("seed");
-  await newDeal(seed === null ? undefined : Number(seed));
+  const params = new URLSearchParams(location.search);
+  const seed = params.get("seed");
+  // a reload resumes this deal: the address no longer asks for a new one
+  params.delete("new");
+  params.delete("seed");
+  history.replaceState(null, "", `${location.pathname}${params.size ? `?${params}` : ""}`);
+  await newDeal(seed !== null && /^\d{1,20}$/.test(seed) ? JSON.rawJSON(seed) : undefined);
 }
 
 start();

@@ -39,6 +39,8 @@ POOL_ENV = "TAROCCHI_DB_POOL"
 POOL_SIZE = 4  # connections per process (requests use one at a time: calls are short)
 DELETE_BATCH = 1000  # rows per deleting transaction, so that writers never wait long
 MIGRATIONS = Path(__file__).parent / "migrations"
+# seeds are unsigned 64-bit; both backends' integers are signed: the upper half is stored negative
+SEED_SPAN = 2**64
 T = TypeVar("T")
 
 
@@ -79,6 +81,7 @@ class GameRow:
     version: int
     over: bool
     started_at: str
+    seed_chosen: bool = False  # the client asked for this seed (its deal can be known)
 
 
 class Store:
@@ -160,9 +163,10 @@ class Store:
     def create(self, row: GameRow) -> None:
         """Insert a new game."""
         values = {
-            "id": row.id, "token_hash": row.token_hash, "game": row.game, "seed": row.seed,
+            "id": row.id, "token_hash": row.token_hash, "game": row.game, "seed": _signed(row.seed),
             "level": row.level, "actions": _dump(row.actions), "version": row.version,
             "over": row.over, "started_at": row.started_at, "updated_at": row.started_at,
+            "seed_chosen": row.seed_chosen,
         }  # fmt: skip
         self._run(lambda conn: conn.execute(games.insert().values(values)))
         self._changed(row.id, row.version)
@@ -171,15 +175,16 @@ class Store:
         """Return a stored game, or None."""
         query = sa.select(
             games.c.id, games.c.token_hash, games.c.game, games.c.seed, games.c.level,
-            games.c.actions, games.c.version, games.c.over, games.c.started_at,
+            games.c.actions, games.c.version, games.c.over, games.c.started_at, games.c.seed_chosen,
         ).where(games.c.id == game_id)  # fmt: skip
         r = self._run(lambda conn: conn.execute(query).first())
         if r is None:
             return None
         actions = tuple((int(s), str(a)) for s, a in json.loads(r.actions))
         return GameRow(
-            r.id, r.token_hash, r.game, r.seed, r.level, actions, r.version, r.over, r.started_at
-        )
+            r.id, r.token_hash, r.game, r.seed % SEED_SPAN, r.level, actions, r.version, r.over,
+            r.started_at, r.seed_chosen,
+        )  # fmt: skip
 
     def update(
         self,
@@ -257,6 +262,10 @@ class Store:
     def _changed(self, game_id: str, version: int) -> None:
         if self.listener is None:  # PostgreSQL's trigger tells every process, this one too
             self.hub.publish(game_id, version)
+
+
+def _signed(seed: int) -> int:
+    return seed - SEED_SPAN if seed >= SEED_SPAN // 2 else seed
 
 
 def _dump(actions: tuple[tuple[int, str], ...]) -> str:

@@ -25,6 +25,8 @@ from tarocchi.games import pack_of
 from tarocchi.i18n import translator
 from tarocchi.web.svg.base import (
     CARD_LABEL,
+    INDEX_HEIGHT,
+    INDEX_WIDTH,
     MOOR,
     STYLES,
     SUIT_COLOURS,
@@ -47,6 +49,8 @@ from tarocchi.web.svg.trumps import trump, trump_number
 
 __all__ = [
     "CARD_LABEL",
+    "INDEX_HEIGHT",
+    "INDEX_WIDTH",
     "STYLES",
     "SUIT_COLOURS",
     "SUIT_INKS",

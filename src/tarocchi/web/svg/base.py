@@ -256,13 +256,20 @@ def paper_and_frame(style: Style) -> str:
     )
 
 
+# the corner index: one size for every label (a long one is squeezed into the width), so
+# the play page can size a hand for legible indexes (INDEX_HEIGHT, INDEX_WIDTH: fractions
+# of the card's height and width, the width up to the index's right edge)
+INDEX_SIZE = 32.0
+INDEX_X, INDEX_W = 27.5, 31.0
+INDEX_HEIGHT = INDEX_SIZE / H
+INDEX_WIDTH = (INDEX_X + INDEX_W / 2) / W
+
+
 def corner_index(c: Face, label: str, colour: str, mark: str) -> None:
     """Draw the index in the top-left and (turned) bottom-right corners."""
-    size = 32.0 if len(label) < 3 else 27.0
-    width = 31.0
     content = ""
     if label:
-        content += text_line(27.5, 41, label, size, colour, width)
+        content += text_line(INDEX_X, 41, label, INDEX_SIZE, colour, INDEX_W)
     content += mark
     ref = c.define("i", content, "index")
     c.body.append(f'<use href="#{ref}"/><use href="#{ref}" transform="rotate(180 100 160)"/>')

@@ -1,0 +1,298 @@
+"""The API's request and response bodies, as pydantic models: what the OpenAPI document says.
+
+Requests are strict (`version` is an integer, not "5", 5.0 or true) and bounded (every
+string has a length limit, names are enumerations, actions match the codes the games
+know). Responses are documented loosely enough that a view or a record may gain fields
+(extra keys are allowed) and precisely for what clients rely on.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic.json_schema import WithJsonSchema
+from pydantic_core import PydanticCustomError
+
+from tarocchi.bots import LEVELS
+from tarocchi.games import GAMES, game
+
+SEED_SPAN = 2**64  # seeds are below it (exactly a float too, so a schema's bound is exact)
+MAX_VERSION = 10_000  # far above any deal's number of actions (Minchiate's is about 110)
+
+
+def _action_codes() -> list[str]:
+    """Return every action code of every game (card codes, declarations, passes)."""
+    codes: set[str] = set()
+    for name in GAMES:
+        rules = game(name)
+        codes.update(rules.pack.codes, rules.extra_actions)
+    return sorted(codes)
+
+
+ACTION_PATTERN = "^(?:" + "|".join(re.escape(c) for c in _action_codes()) + ")$"
+
+
+def _one_of(names: list[str]) -> AfterValidator:
+    """Accept only one of names (a pydantic `enum` error otherwise)."""
+
+    def check(value: str) -> str:
+        if value not in names:
+            raise PydanticCustomError("enum", "must be one of {expected}", {"expected": names})
+        return value
+
+    return AfterValidator(check)
+
+
+# the registry's names, documented as enumerations (the registry stays their one source)
+GAME_NAMES = sorted(GAMES)
+LEVEL_NAMES = list(LEVELS)
+GameName = Annotated[
+    str,
+    StringConstraints(max_length=32),
+    _one_of(GAME_NAMES),
+    WithJsonSchema({"type": "string", "enum": GAME_NAMES}),
+]
+LevelName = Annotated[
+    str,
+    StringConstraints(max_length=32),
+    _one_of(LEVEL_NAMES),
+    WithJsonSchema({"type": "string", "enum": LEVEL_NAMES}),
+]
+
+
+class Strict(BaseModel):
+    """A request body: strict types, no unknown fields."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class NewGame(Strict):
+    """The body of POST /api/games. Without a seed the server draws one nobody can guess;
+    with one (practice, the same deal again) the deal's record says it was chosen."""
+
+    game: GameName
+    level: LevelName | None = None
+    seed: int | None = Field(default=None, ge=0, lt=SEED_SPAN)
+
+
+class Action(Strict):
+    """The body of POST /api/games/{id}/actions: an action code and the version it answers."""
+
+    action: str = Field(max_length=16, pattern=ACTION_PATTERN)
+    version: int = Field(ge=0, le=MAX_VERSION)
+
+
+class Open(BaseModel):
+    """A response part that may gain fields."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class Problem(BaseModel):
+    """An error: why, in the reader's language."""
+
+    detail: str
+
+
+class FieldError(BaseModel):
+    """One wrong field of a malformed request."""
+
+    loc: list[str | int]
+    type: str
+    msg: str
+    input: str = Field(description="a short excerpt of the value sent (at most 40 characters)")
+
+
+class Malformed(Problem):
+    """A malformed request (422): which fields are wrong, and pydantic's list for programs."""
+
+    errors: list[FieldError]
+
+
+class Play(Open):
+    seat: int
+    card: str
+
+
+class Trick(Open):
+    plays: list[Play]
+    winner: int
+
+
+class Event(Open):
+    kind: str
+    seat: int | None
+    cards: list[str]
+    text: str
+
+
+class ResultLine(Open):
+    label: str
+    ns: int | float | None
+    ew: int | float | None
+    note: str
+
+
+class Result(Open):
+    ns: int | float
+    ew: int | float
+    winner: Literal["NS", "EW", "draw"]
+    lines: list[ResultLine]
+
+
+class Change(Open):
+    """One thing South saw happen: a public event, a card played or laid aside, a trick won
+    (each with a sentence in the reader's language, `text`)."""
+
+    type: Literal["event", "play", "trick", "aside"]
+    seat: int | None = None
+
+
+class ActionDetail(Open):
+    """What an action that is not a card does: a sentence, its cards, its points."""
+
+    code: str
+    label: str
+    cards: list[str]
+    points: int | float | None
+
+
+class ScorePart(Open):
+    label: str
+    NS: int | float
+    EW: int | float
+    note: str
+
+
+class Score(Open):
+    """The running score: each team's total so far, its unit, how it is counted."""
+
+    NS: int | float
+    EW: int | float
+    unit: str
+    how: str
+    parts: list[ScorePart]
+
+
+class View(Open):
+    """What South may see: its hand, the table, the legal actions (and, for the cards it may
+    not play, why); the seed only once the deal is over."""
+
+    game: str
+    seat: int
+    phase: str
+    dealer: int
+    to_move: int | None
+    hand: list[str]
+    legal: list[str]
+    hand_sizes: list[int]
+    trick: list[Play]
+    tricks: list[Trick]
+    events: list[Event]
+    over: bool
+    illegal: dict[str, str]
+    level: str
+    title: str
+    history: list[Change]
+    action_details: list[ActionDetail]
+    score: Score
+    result: Result | None = None
+    seed: int | None = None
+
+
+class Step(Open):
+    """One action (South's own is named; an AI's is told only by what changed)."""
+
+    seat: int
+    changes: list[Change]
+    action: str | None = None
+
+
+class GameState(BaseModel):
+    version: int
+    view: View
+
+
+class Moved(GameState):
+    events: list[Step]
+
+
+class Created(Moved):
+    id: str
+    token: str = Field(description="the bearer token of this game: keep it, it is shown once")
+
+
+class Suggestion(BaseModel):
+    action: str
+    value: float | None = Field(description="the estimated final margin (None: not searched)")
+    reason: str
+
+
+class Hints(BaseModel):
+    version: int
+    suggestions: list[Suggestion]
+
+
+class Record(Open):
+    """A deal record (the format of `tarocchi replay`)."""
+
+    format: Literal["tarocchi-record"]
+    version: int
+    game: str
+    seed: int
+    seed_chosen: bool
+    dealer: int
+    hands: list[list[str]]
+    actions: list[dict[str, int | str]]
+    result: Result
+
+
+class PackCard(BaseModel):
+    code: str
+    name: str
+    name_en: str
+    name_it: str
+    suit: int
+    points: int | float
+
+
+class Pack(BaseModel):
+    game: str
+    title: str
+    cards: list[PackCard]
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+
+
+class Readiness(BaseModel):
+    """Whether the server can play: its database answers, and its AI pool runs a job."""
+
+    ready: bool
+    database: bool
+    ai: bool
+
+
+def errors_for(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """Return the OpenAPI `responses` entry of a route's error statuses."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for code in codes:
+        model = Malformed if code == 422 else Problem
+        out[code] = {"model": model, "description": STATUS[code]}
+    return out
+
+
+STATUS = {
+    400: "The body could not be read (not UTF-8 JSON text)",
+    401: "No bearer token, or a malformed one",
+    403: "The token does not open this game",
+    404: "No such game",
+    409: "Not allowed now (stale version, not your turn, an illegal action, the deal is over)",
+    413: "The body is larger than 16 KB",
+    422: "Malformed request",
+    429: "Too many requests from this client (see Retry-After)",
+    503: "The AI is unavailable for a moment (see Retry-After)",
+}

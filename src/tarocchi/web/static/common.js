@@ -1,0 +1,63 @@
+// What the play page's modules share: the game on the page, the API, card images and names.
+
+import { _ } from "./i18n.js";
+
+export const root = document.getElementById("game");
+export const GAME = root.dataset.game;
+export const el = (id) => document.getElementById(id);
+export const SEATS = [_("South"), _("East"), _("North"), _("West")];
+export const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+// the pack (code -> {name, points, suit}, names in the reader's language) and the deal
+export const pack = {};
+export const session = { id: null, token: null };
+
+export function cardName(code) {
+  return pack[code] ? pack[code].name : code;
+}
+
+export function cardImg(code, extraClass = "") {
+  const img = document.createElement("img");
+  img.src = `/cards/${GAME}/${encodeURIComponent(code)}.svg?lang=${document.documentElement.lang}`;
+  img.alt = cardName(code);
+  img.className = `card ${extraClass}`.trim();
+  img.width = 100;
+  img.height = 160;
+  img.draggable = false;
+  return img;
+}
+
+export function backImg() {
+  const img = document.createElement("img");
+  img.src = `/cards/${GAME}/back.svg`;
+  img.alt = "";
+  img.className = "card back";
+  img.width = 100;
+  img.height = 160;
+  return img;
+}
+
+export function cardsRow(codes, extraClass = "small") {
+  const div = document.createElement("div");
+  div.className = "card-row";
+  div.append(...codes.map((c) => cardImg(c, extraClass)));
+  return div;
+}
+
+// seeds are 64-bit integers, past the 2^53 a Number holds exactly: keep their digits (as raw
+// JSON, which JSON.stringify writes back unchanged, e.g. for "the same deal again")
+const exactSeed = (key, value, ctx) => (key === "seed" && ctx?.source ? JSON.rawJSON(ctx.source) : value);
+
+export async function api(method, path, body) {
+  // the API answers in the page's language (the texts of events, refusals, hints, errors)
+  const headers = { "Content-Type": "application/json", "Accept-Language": document.documentElement.lang };
+  if (session.token) headers.Authorization = `Bearer ${session.token}`;
+  const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  const data = await res.text().then((text) => JSON.parse(text, exactSeed)).catch(() => ({}));
+  if (!res.ok) {
+    const detail = typeof data.detail === "string" ? data.detail : res.statusText;
+    const err = new Error(detail);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
