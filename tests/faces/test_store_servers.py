@@ -138,8 +138,12 @@ def test_a_restarted_postgresql_gives_503_then_play_goes_on() -> None:
                     httpx.post(f"{base}/api/games", json={"game": "piedicavallo"})):  # fmt: skip
             assert res.status_code == 503, res.text
             assert int(res.headers["Retry-After"]) > 0 and res.json()["detail"]
+        ready = httpx.get(f"{base}/readyz", timeout=30)
+        assert ready.status_code == 503 and ready.json() == {
+            "ready": False, "database": False, "ai": True}  # fmt: skip
         server.start()
         again = read(base, data)  # no server restarted: the pool reconnects by itself
+        assert httpx.get(f"{base}/readyz", timeout=30).json()["ready"]
         assert again["version"] == data["version"] and again["view"] == data["view"]
         end = play_to_end(base, again)
         assert end["view"]["result"]["ns"] + end["view"]["result"]["ew"] == 114
