@@ -53,14 +53,20 @@ $(CHROMIUM) $(DEVANAGARI) &:
 	fi
 	apt-get update && apt-get install -y --no-install-recommends chromium fonts-lohit-deva
 
+# The store's and the API's tests also run on PostgreSQL: the suite starts a server of its own in
+# a temporary folder (tests/conftest.py), so only Debian's programs are needed here.
+POSTGRESQL := /usr/lib/postgresql
+$(POSTGRESQL):
+	apt-get update && apt-get install -y --no-install-recommends postgresql
+
 # axe-core (the accessibility rules the browser tests run inside Chromium), from npm
 AXE := tests/browser/.axe/node_modules/axe-core/axe.min.js
 $(AXE):
 	command -v npm >/dev/null || (apt-get update && apt-get install -y --no-install-recommends npm)
 	npm install --prefix tests/browser/.axe --no-save --no-audit --no-fund axe-core@4
 
-# the browser packages come first: a machine that cannot install them says so at once
-test: | $(CHROMIUM) $(DEVANAGARI) $(AXE)
+# the system packages come first: a machine that cannot install them says so at once
+test: | $(CHROMIUM) $(DEVANAGARI) $(POSTGRESQL) $(AXE)
 	$(MAKE) lint
 	$(VENV)/bin/pytest -n 2
 

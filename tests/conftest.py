@@ -1,18 +1,24 @@
-"""Shared fixtures: a real `tarocchi serve` process for browser and server tests."""
+"""Shared fixtures: a real `tarocchi serve` process for browser and server tests, and a real
+PostgreSQL server of the session's own, so that the store's and the API's tests run on both
+backends (`db_url`)."""
 
 from __future__ import annotations
 
+import itertools
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
 import httpx
+import psycopg
 import pytest
 
 OUTPUT = Path(__file__).parent.parent / "test-output"
@@ -26,11 +32,13 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: Path, port: int, stderr: IO[bytes] | int = subprocess.DEVNULL
-                 ) -> subprocess.Popen[bytes]:  # fmt: skip
+def start_server(
+    db: Path | str, port: int, *options: str, stderr: IO[bytes] | int = subprocess.DEVNULL
+) -> subprocess.Popen[bytes]:
     """Start `tarocchi serve` in its own process group and wait until it answers."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(port), "--db", str(db)],
+        [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(port), "--db", str(db),
+         *options],
         stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True,
     )  # fmt: skip
     # a fresh checkout starts with numba's cache empty: the AI workers compile the playouts
@@ -61,3 +69,88 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         stop_server(proc)
+
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+def postgres_bin() -> Path:
+    """Return the folder of PostgreSQL's server programs (Debian keeps them off the PATH)."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"), key=lambda p: int(p.parts[4]))
+    on_path = shutil.which("pg_ctl")
+    if found or on_path:
+        return found[-1].parent if found else Path(on_path or "").resolve().parent
+    raise RuntimeError("PostgreSQL is missing: `make test` installs Debian's postgresql package")
+
+
+class Postgres:
+    """A PostgreSQL server in a temporary data directory on a free loopback port, run as the
+    unprivileged `postgres` user when the tests run as root (CI does), trusting local users."""
+
+    def __init__(self) -> None:
+        self.bin = postgres_bin()
+        self.dir = Path(tempfile.mkdtemp(prefix="tarocchi-pg-"))
+        self.port = free_port()
+        self.names = itertools.count()
+        self.as_owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if self.as_owner:
+            shutil.chown(self.dir, "postgres", "postgres")
+        self.run("initdb", "-D", "data", "-U", "postgres", "--auth=trust", "-E", "UTF8",
+                 "--no-sync", "--no-instructions")  # fmt: skip
+        self.start()
+
+    def run(self, program: str, *args: str) -> None:
+        """Run one of PostgreSQL's programs in the server's folder, as its owner."""
+        subprocess.run([*self.as_owner, str(self.bin / program), *args], cwd=self.dir,
+                       check=True, capture_output=True)  # fmt: skip
+
+    def start(self) -> None:
+        """Start the server and wait until it accepts connections."""
+        options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self.run("pg_ctl", "-D", "data", "-l", "server.log", "-o", options, "-w", "start")
+
+    def stop(self) -> None:
+        """Stop the server (fast: open connections are ended, as in a real restart)."""
+        self.run("pg_ctl", "-D", "data", "-m", "fast", "-w", "stop")
+
+    def url(self, name: str = "postgres") -> str:
+        """Return the URL of one of the server's databases."""
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
+
+    def new_database(self) -> str:
+        """Create an empty database; return its URL."""
+        name = f"test{next(self.names)}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+    def destroy(self) -> None:
+        """Stop the server and delete its files."""
+        try:
+            self.stop()
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    """Yield the session's PostgreSQL server (started on first use, stopped at the end)."""
+    server = Postgres()
+    try:
+        yield server
+    finally:
+        server.destroy()
+
+
+def new_database(request: pytest.FixtureRequest, backend: str, folder: Path) -> str:
+    """Return the address of a fresh, empty database of a backend: a file or a URL."""
+    if backend == "sqlite":
+        return str(folder / "games.sqlite3")
+    server: Postgres = request.getfixturevalue("postgres")
+    return server.new_database()
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Return a fresh database on each backend in turn."""
+    return new_database(request, request.param, tmp_path)

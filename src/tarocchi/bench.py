@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import platform
 import random
+import signal
+import socket
 import statistics
+import subprocess
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -169,53 +175,83 @@ def _rss_kb(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
+def _cpu_s(pid: int) -> tuple[float, float]:
+    """Return the CPU seconds a process has used, and those its live children have (Linux)."""
+
+    def used(stat: list[str]) -> float:
+        return (int(stat[13]) + int(stat[14])) / os.sysconf("SC_CLK_TCK")
+
+    def stat_of(path: Path) -> list[str] | None:
+        try:  # the fields after the command's name, which may hold spaces
+            return [""] * 2 + path.read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            return None
+
+    own = stat_of(Path(f"/proc/{pid}/stat"))
+    children = 0.0
+    for path in Path("/proc").glob("[0-9]*/stat"):
+        stat = stat_of(path)
+        if stat is not None and stat[3] == str(pid):
+            children += used(stat)
+    return (used(own) if own else 0.0), children
+
+
 def web_load(
     game_name: str,
+    db: str,
+    usage: Callable[[], tuple[int, int]],
     clients: int = 50,
     idle_games: int = 1000,
     think_ms: float = 300.0,
+    servers: int = 1,
     flood: bool = False,
 ) -> dict[str, Any]:
-    """Run `clients` scripted players through full deals against a real `tarocchi serve`
-    over loopback, each pausing about think_ms before a move as a quick human would (0: no
-    pause, a stress test); return request latency without AI thinking and with it, and
-    memory per active game. With flood, the deals are played twice, the second time beside
-    one client flooding the AI (see `_flooded`).
+    """Run `clients` scripted players through full deals against `servers` real
+    `tarocchi serve` processes over loopback on one database (a SQLite file or a
+    postgresql:// URL, at the current schema), player i on server i mod `servers` as behind
+    a load balancer, each pausing about think_ms before a move as a quick human would (0:
+    no pause, a stress test); return request latency without AI thinking, throughput,
+    memory per active game and the database's size per game (`usage` tells the database's
+    games and bytes, once it has given back the space old row versions took). With flood,
+    the deals are played twice, the second time beside one client flooding the AI of the
+    first server (see `_flooded`).
     Each player comes from its own address (X-Forwarded-For, which the server trusts
     from loopback, as behind a proxy), as the server shares the AI by address."""
     import asyncio
-    import os
-    import signal
-    import socket
-    import subprocess
-    import sys
-    import tempfile
 
+    procs = [_start_server(db) for _ in range(servers)]
+    try:
+        if flood:
+            report = _flooded(procs, usage, game_name, clients, think_ms)
+        else:
+            report = asyncio.run(_load(procs, usage, game_name, clients, idle_games, think_ms))
+    finally:
+        for proc, _ in procs:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=15)
+    return {"database": "postgresql" if db.startswith("postgres") else "sqlite", **report}
+
+
+def _start_server(db: str) -> tuple[subprocess.Popen[bytes], int]:
+    """Start `tarocchi serve` on a free port; return the process and the port once it
+    answers."""
     import httpx
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(port),
-             "--db", str(Path(tmp) / "load.sqlite3")],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-        )  # fmt: skip
+        port: int = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(port), "--db", db],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    for _ in range(300):
         try:
-            for _ in range(150):
-                try:
-                    httpx.get(f"{base}/openapi.json", timeout=1)
-                    break
-                except httpx.HTTPError:
-                    time.sleep(0.2)
-            if not flood:
-                return asyncio.run(_load(port, proc.pid, game_name, clients, idle_games, think_ms))
-            return _flooded(port, proc.pid, game_name, clients, think_ms)
-        finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=15)
+            httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1)
+            return proc, port
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    raise RuntimeError("the server did not start")
 
 
 class _Connection:
@@ -300,17 +336,25 @@ async def _flood(port: int, game_name: str, seen: dict[str, int]) -> None:
             c.close()
 
 
-def _flooded(port: int, pid: int, game_name: str, clients: int, think_ms: float) -> dict[str, Any]:
-    """Run the same players' deals twice on one server, without the flood and then with it
+def _flooded(
+    servers: list[tuple[subprocess.Popen[bytes], int]],
+    usage: Callable[[], tuple[int, int]],
+    game_name: str,
+    clients: int,
+    think_ms: float,
+) -> dict[str, Any]:
+    """Run the same players' deals twice on the servers, without the flood and then with it
     (the same conditions, so the flood's own cost shows); return the flooded run's figures
     with the other's under "without_flood"."""
     import asyncio
 
-    calm = asyncio.run(_load(port, pid, game_name, clients, 1, think_ms))
-    flooded = asyncio.run(_load(port, pid, game_name, clients, 1, think_ms, flood=True))
-    for key in ("memory_kb_per_active_game", "clients", "think_ms"):
+    calm = asyncio.run(_load(servers, usage, game_name, clients, 1, think_ms))
+    flooded = asyncio.run(_load(servers, usage, game_name, clients, 1, think_ms, flood=True))
+    per_open_game = ("memory_kb_per_active_game", "db_bytes_per_open_game")
+    for key in (*per_open_game, "clients", "servers", "think_ms"):
         del calm[key]
-    del flooded["memory_kb_per_active_game"]  # (one idle game: no figure)
+    for key in per_open_game:  # (one idle game: no figure)
+        del flooded[key]
     return {**flooded, "without_flood": calm}
 
 
@@ -360,8 +404,8 @@ def _flood_main(port: int, game_name: str, stop: Any, results: Any) -> None:
 
 
 async def _load(
-    port: int,
-    pid: int,
+    servers: list[tuple[subprocess.Popen[bytes], int]],
+    usage: Callable[[], tuple[int, int]],
     game_name: str,
     clients: int,
     idle_games: int,
@@ -390,7 +434,7 @@ async def _load(
     async def player(seed: int, think: float) -> None:
         # as the play page does: create the deal, read it once, then post each move
         rng = random.Random(seed)
-        c = _Connection(port)
+        c = _Connection(servers[seed % len(servers)][1])
         await asyncio.sleep(think * rng.random() * 6 / 1000)  # players arrive over a moment
         body = {"game": game_name, "seed": seed}
         data = await request(c, "POST", "/api/games", body=body, client=seed)
@@ -405,15 +449,23 @@ async def _load(
             version, v = body["version"], body["view"]
         c.close()
 
-    await player(0, 0.0)  # warm up the server and its AI workers
+    for i in range(len(servers)):  # warm up the servers and their AI workers
+        await player(i, 0.0)
     lat.clear()
     total.clear()
     server.clear()
+    cpu = [_cpu_s(proc.pid) for proc, _ in servers]
     start = time.perf_counter()
-    flooder = _Flooder(port, game_name) if flood else None
+    flooder = _Flooder(servers[0][1], game_name) if flood else None
     await asyncio.gather(*(player(1 + i, think_ms) for i in range(clients)))
     elapsed = time.perf_counter() - start
     seen = flooder.finish() if flooder is not None else {}
+    # CPU seconds the server processes spent, and their AI workers
+    used = [_cpu_s(proc.pid) for proc, _ in servers]
+    serving = sum(after[0] - before[0] for before, after in zip(cpu, used, strict=True))
+    thinking = sum(after[1] - before[1] for before, after in zip(cpu, used, strict=True))
+    played, played_bytes = usage()
+    pid, port = servers[0][0].pid, servers[0][1]
     before = _rss_kb(pid)
     idle = _Connection(port)
     for i in range(idle_games):  # games left in the middle of a deal
@@ -421,14 +473,20 @@ async def _load(
         await idle.request("POST", "/api/games", body=body, client=10_000 + i)
     idle.close()
     after = _rss_kb(pid)
+    idle_bytes = usage()[1] - played_bytes
     q = statistics.quantiles(lat, n=100)
     qt = statistics.quantiles(total, n=100)
     qs = statistics.quantiles(server, n=100)
     report: dict[str, Any] = {
         "clients": clients,
+        "servers": len(servers),
         "think_ms": think_ms,
         "requests": len(lat),
         "seconds": round(elapsed, 2),
+        "requests_per_s": round(len(lat) / elapsed, 1),
+        "deals_per_s": round(clients / elapsed, 3),
+        "server_cpu_s": round(serving, 1),
+        "ai_cpu_s": round(thinking, 1),
         "latency_ms_p50": round(q[49], 2),
         "latency_ms_p99": round(q[98], 2),
         "server_ms_p50": round(qs[49], 2),
@@ -437,6 +495,10 @@ async def _load(
         "with_ai_ms_p95": round(qt[94], 2),
         "with_ai_ms_p99": round(qt[98], 2),
         "memory_kb_per_active_game": round((after - before) / idle_games, 1),
+        # the database's bytes per finished deal (with the few it holds unfinished) and per
+        # deal left open after the AI's first moves
+        "db_bytes_per_finished_game": round(played_bytes / played),
+        "db_bytes_per_open_game": round(idle_bytes / idle_games),
     }
     if flood:
         report["flood_answers"] = seen  # the flooder's requests, by status

@@ -1,4 +1,4 @@
-"""The `tarocchi` command: serve, play, arena, bots, bench, replay, review."""
+"""The `tarocchi` command: serve, db, play, arena, bots, bench, replay, review."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from tarocchi.bots import LEVELS
 from tarocchi.games import GAMES
@@ -23,7 +24,30 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="start the web app")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--db", default=None, help="SQLite path")
+    serve.add_argument(
+        "--db", default=None,
+        help="a SQLite file or a postgresql:// URL (default: $TAROCCHI_DB, else tarocchi.sqlite3)",
+    )  # fmt: skip
+    serve.add_argument(
+        "--workers", type=int, default=1,
+        help="server processes sharing the port (more than one: best on PostgreSQL)",
+    )  # fmt: skip
+    serve.add_argument("--ai-workers", type=int, default=2, help="AI processes per server process")
+    serve.add_argument(
+        "--keep-unfinished-days", default=None, metavar="DAYS",
+        help="delete unfinished games left this long (default 7; `never` keeps them)",
+    )  # fmt: skip
+    serve.add_argument(
+        "--keep-finished-days", default=None, metavar="DAYS",
+        help="delete finished games this old (default 90; `never` keeps them)",
+    )  # fmt: skip
+
+    db = sub.add_parser("db", help="manage the games database")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    upgrade = db_sub.add_parser("upgrade", help="bring the database to the current schema")
+    upgrade.add_argument(
+        "--db", default=None, help="a SQLite file or a postgresql:// URL (default: as serve)"
+    )
 
     play = sub.add_parser("play", help="play one deal in the terminal as South")
     play.add_argument("game", choices=sorted(GAMES))
@@ -84,6 +108,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="also run CLIENTS scripted web players against a real `tarocchi serve`",
     )  # fmt: skip
     bench.add_argument(
+        "--servers", type=int, default=1, help="`tarocchi serve` processes for --load"
+    )
+    bench.add_argument(
+        "--think-ms", type=float, default=300.0,
+        help="--load's players' pause before each move (0: as fast as the servers answer)",
+    )  # fmt: skip
+    bench.add_argument(
+        "--db", default=None,
+        help="the database of --load's servers (default: a new SQLite file); a postgresql:// "
+        "URL of an empty database",
+    )  # fmt: skip
+    bench.add_argument(
         "--flood", action="store_true",
         help="with --load: the players' deals again with one more client flooding the AI "
         "(hard-level games and hints); the memory figure is left out",
@@ -122,6 +158,8 @@ def run(args: argparse.Namespace) -> int:
     """Dispatch a parsed command."""
     if args.command == "serve":
         return serve(args)
+    if args.command == "db":
+        return upgrade_db(args.db)
     if args.command == "play":
         from tarocchi.terminal import play_terminal
 
@@ -162,9 +200,7 @@ def run(args: argparse.Namespace) -> int:
 
         report = run_bench(args.game, args.seconds, args.ai_seconds, args.review_deals)
         if args.load:
-            from tarocchi.bench import web_load
-
-            report["web"] = web_load(args.game, args.load, flood=args.flood)
+            report["web"] = load_bench(args)
         print(
             json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items())
         )
@@ -195,15 +231,85 @@ def list_bots() -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Start the web app with SQLite (--db, else $TAROCCHI_DB, else ./tarocchi.sqlite3)."""
+    """Start the web app on its database (--db, else $TAROCCHI_DB, else ./tarocchi.sqlite3),
+    brought to the current schema first."""
+    import os
+
     import uvicorn
 
     from tarocchi.web.app import create_app
-    from tarocchi.web.store import default_path
+    from tarocchi.web.store import DB_ENV, database_url, default_url
+    from tarocchi.web.store.retention import FINISHED_ENV, UNFINISHED_ENV, Retention
 
-    db = Path(args.db) if args.db else default_path()
-    print(f"tarocchi: http://{args.host}:{args.port}/  (games stored in {db})", flush=True)
-    uvicorn.run(create_app(db), host=args.host, port=args.port, log_level="warning")
+    db = args.db or default_url()
+    # the settings go through the environment: that is all a --workers process receives
+    os.environ[DB_ENV] = db
+    for name, value in ((UNFINISHED_ENV, args.keep_unfinished_days),
+                        (FINISHED_ENV, args.keep_finished_days)):  # fmt: skip
+        if value is not None:
+            os.environ[name] = value
+    try:
+        Retention.from_environment()
+    except ValueError as e:
+        print(f"tarocchi serve: {e}", file=sys.stderr)
+        return 2
+    if upgrade_db(db):
+        return 1
+    shown = database_url(db).render_as_string(hide_password=True)
+    print(f"tarocchi: http://{args.host}:{args.port}/  (games stored in {shown})", flush=True)
+    if args.workers > 1:
+        os.environ[AI_WORKERS_ENV] = str(args.ai_workers)
+        uvicorn.run(
+            f"{__name__}:app_from_environment", factory=True, workers=args.workers,
+            host=args.host, port=args.port, log_level="warning",
+        )  # fmt: skip
+    else:
+        uvicorn.run(create_app(db, args.ai_workers), host=args.host, port=args.port,
+                    log_level="warning")  # fmt: skip
+    return 0
+
+
+AI_WORKERS_ENV = "TAROCCHI_AI_WORKERS"
+
+
+def app_from_environment() -> Any:
+    """Return the app of one of `serve --workers`'s processes, set up by serve's environment."""
+    import os
+
+    from tarocchi.web.app import create_app
+
+    return create_app(ai_workers=int(os.environ[AI_WORKERS_ENV]))
+
+
+def load_bench(args: argparse.Namespace) -> dict[str, Any]:
+    """Run `bench --load`: scripted players against servers on --db (default: a new SQLite
+    file), brought to the current schema before the servers start."""
+    import tempfile
+
+    from tarocchi.bench import web_load
+    from tarocchi.web.store import Store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or str(Path(tmp) / "load.sqlite3")
+        with Store(db) as store:
+            store.upgrade()
+            return web_load(args.game, db, store.usage, args.load, think_ms=args.think_ms,
+                            servers=args.servers, flood=args.flood)  # fmt: skip
+
+
+def upgrade_db(db: str | None) -> int:
+    """Bring a database (default: as serve's) to the current schema; return the exit status."""
+    from tarocchi.web.store import Store, StoreUnavailable, default_url
+
+    store = Store(db or default_url())
+    try:
+        revision = store.upgrade()
+    except StoreUnavailable as e:
+        print(f"tarocchi: cannot reach the database {store}: {e}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    print(f"tarocchi: database {store} at schema revision {revision}", flush=True)
     return 0
 
 

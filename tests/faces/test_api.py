@@ -18,11 +18,14 @@ from tarocchi.web.api import rebuild
 from tarocchi.web.app import create_app
 from tarocchi.web.middleware import SECURITY_HEADERS
 from tarocchi.web.rates import Rates
+from tests.conftest import BACKENDS, new_database
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    db = tmp_path_factory.mktemp("db") / "api.sqlite3"
+@pytest.fixture(scope="module", params=BACKENDS)
+def client(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[TestClient]:
+    db = new_database(request, request.param, tmp_path_factory.mktemp("db"))
     with TestClient(create_app(db, ai_workers=2)) as c:
         yield c
 
@@ -145,8 +148,8 @@ def test_openapi_is_published(client: TestClient) -> None:
         assert path in spec["paths"]
 
 
-def test_concurrent_posts_for_one_version_apply_once(tmp_path: Path) -> None:
-    app = create_app(tmp_path / "c.sqlite3", ai_workers=2)
+def test_concurrent_posts_for_one_version_apply_once(db_url: str) -> None:
+    app = create_app(db_url, ai_workers=2)
 
     async def scenario() -> list[int]:
         async with app.router.lifespan_context(app):

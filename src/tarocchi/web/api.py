@@ -4,8 +4,11 @@ The human is always South (seat 0). Every response is built from South's view
 (plus, for South's own turn, the reason each other card is refused), so no
 response can hold a card South cannot see. The AI's moves and hints run in the
 supervised worker pool (`tarocchi.web.workers`), each client and each game in its
-own turn; each game has a lock and a version, so two concurrent actions for the same
-version apply exactly once. Bodies and responses are the models of `tarocchi.web.models`.
+own turn, and the database calls in threads, both off the event loop (a commit waiting
+for the disk must not hold up other games' requests). Each game has a version and the
+store writes only on the version read, so two concurrent actions for the same version
+apply exactly once, whichever server processes they reach. Bodies and responses are the
+models of `tarocchi.web.models`.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ T = TypeVar("T")
 HUMAN = 0
 DEFAULT_LEVEL = "normal"
 NOT_YOUR_TURN = Msg("it is not your turn")
+CHANGED = Msg("the game changed meanwhile; reload it")
 CACHE_SIZE = 4096  # live states kept in memory; others are rebuilt from the log on demand
 SEED_BITS = 64  # a drawn seed: nobody can choose it, nor find it from South's hand
 # the search levels, and the bot that stands in for them when every AI worker is busy
@@ -151,7 +155,10 @@ class Games:
         self.pool = pool
         self.rates = rates or Rates()
         self.cache: OrderedDict[str, Live] = OrderedDict()
-        self.locks: dict[str, asyncio.Lock] = {}
+        # (game, version) of the actions this process is applying: a second action at the
+        # same version is refused at once rather than after the AI's work (the store's
+        # conditional write, not this set, keeps games right across processes)
+        self.acting: set[tuple[str, int]] = set()
 
     async def in_pool(self, client: str, game_id: str, fn: Callable[..., T], *args: Any) -> T:
         """Run an AI job in its client's and its game's turn, its time added to AI_MS;
@@ -193,10 +200,10 @@ class Games:
         while len(self.cache) > CACHE_SIZE:
             self.cache.popitem(last=False)
 
-    def load(self, game_id: str, auth: HTTPAuthorizationCredentials | None) -> Live:
+    async def load(self, game_id: str, auth: HTTPAuthorizationCredentials | None) -> Live:
         """Return a game the bearer token opens (404 unknown, 401 no token or a malformed one,
         403 wrong token)."""
-        row = self.store.get(game_id)
+        row = await asyncio.to_thread(self.store.get, game_id)
         if row is None:
             raise HTTPException(404, Msg("no such game"))
         if auth is None:
@@ -208,10 +215,6 @@ class Games:
             live = Live(row, rebuild(game(row.game), row.seed, row.actions))
         self.remember(live)
         return live
-
-    def lock(self, game_id: str) -> asyncio.Lock:
-        """Return the lock that serialises actions on one game."""
-        return self.locks.setdefault(game_id, asyncio.Lock())
 
     async def create(
         self, body: NewGame, client: str, tr: Translator
@@ -230,7 +233,7 @@ class Games:
         ai = await self.in_pool(client, row.id, ai_turns, row.game, seed, level, ())
         state, events = apply_all(rules, state, ai, tr)
         row = replace(row, actions=tuple(ai), version=len(ai), over=rules.is_over(state))
-        self.store.create(row)
+        await asyncio.to_thread(self.store.create, row)
         live = Live(row, state)
         self.remember(live)
         return live, token, events
@@ -239,46 +242,50 @@ class Games:
         self, live: Live, body: Action, client: str, tr: Translator
     ) -> tuple[Live, list[dict[str, Any]]]:
         """Apply South's action, then the AI's, and store the longer log."""
-        async with self.lock(live.row.id):
-            row = self.store.get(live.row.id)
-            assert row is not None
-            if body.version != row.version:
-                raise HTTPException(
-                    409,
-                    Msg(
-                        "stale version %(asked)d: the game is at version %(version)d",
-                        asked=body.version,
-                        version=row.version,
-                    ),
-                )
-            if live.row.version != row.version:
-                live = Live(row, rebuild(game(row.game), row.seed, row.actions))
-            rules = game(row.game)
-            state = live.state
-            if state.to_move != HUMAN:
-                raise HTTPException(
-                    409,
-                    Msg("the deal is over") if state.to_move is None else NOT_YOUR_TURN,
-                )
-            try:
-                action = rules.parse_action(body.action)
-            except ValueError as e:  # a code of another game: not an action of this deal
-                raise HTTPException(409, e.args[0]) from None
-            try:
-                state, events = apply_all(rules, state, [(HUMAN, rules.action_code(action))], tr)
-            except IllegalAction as e:
-                raise HTTPException(409, e.args[0]) from None
-            actions = (*row.actions, (HUMAN, rules.action_code(action)))
+        row = live.row  # as load() read it; the conditional write below settles any race
+        if body.version != row.version:
+            raise HTTPException(
+                409,
+                Msg(
+                    "stale version %(asked)d: the game is at version %(version)d",
+                    asked=body.version,
+                    version=row.version,
+                ),
+            )
+        rules = game(row.game)
+        state = live.state
+        if state.to_move != HUMAN:
+            raise HTTPException(
+                409,
+                Msg("the deal is over") if state.to_move is None else NOT_YOUR_TURN,
+            )
+        try:
+            action = rules.parse_action(body.action)
+        except ValueError as e:  # a code of another game: not an action of this deal
+            raise HTTPException(409, e.args[0]) from None
+        try:
+            state, events = apply_all(rules, state, [(HUMAN, rules.action_code(action))], tr)
+        except IllegalAction as e:
+            raise HTTPException(409, e.args[0]) from None
+        actions = (*row.actions, (HUMAN, rules.action_code(action)))
+        at = (row.id, row.version)
+        if at in self.acting:  # another request here will land first or fail alike: no AI spent
+            raise HTTPException(409, CHANGED)
+        self.acting.add(at)
+        try:
             ai = await self.in_pool(client, row.id, ai_turns, row.game, row.seed, row.level,
                                     actions)  # fmt: skip
             state, more = apply_all(rules, state, ai, tr)
             actions = (*actions, *ai)
             over = rules.is_over(state)
-            if not self.store.update(row.id, row.version, actions, over, now()):
-                raise HTTPException(409, Msg("the game changed meanwhile; reload it"))
-            live = Live(replace(row, actions=actions, version=len(actions), over=over), state)
-            self.remember(live)
-            return live, events + more
+            stored = asyncio.to_thread(self.store.update, *at, actions, over, now())
+            if not await stored:
+                raise HTTPException(409, CHANGED)
+        finally:
+            self.acting.discard(at)
+        live = Live(replace(row, actions=actions, version=len(actions), over=over), state)
+        self.remember(live)
+        return live, events + more
 
     async def hints(self, live: Live, client: str) -> list[dict[str, Any]]:
         """Rank South's legal actions (409 when South is not to act)."""
@@ -372,7 +379,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
     @router.get("/games/{game_id}", response_model=GameState, responses=errors_for(*opened))
     async def get_game(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
         """Return the current version and your view."""
-        live = games(request).load(game_id, auth)
+        live = await games(request).load(game_id, auth)
         tr = translator(language(request))
         return reply({"version": live.row.version, "view": view_json(live, tr)})
 
@@ -384,7 +391,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         service = games(request)
         AI_MS.set(0.0)
         tr = translator(language(request))
-        live = service.load(game_id, auth)
+        live = await service.load(game_id, auth)
         live, events = await service.act(live, body, client_of(request), tr)
         return reply({"version": live.row.version, "events": events, "view": view_json(live, tr)})
 
@@ -396,7 +403,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         AI_MS.set(0.0)
         client = client_of(request)
         service.limit("hint", client, game_id)  # first: a flood's refusals must cost little
-        live = service.load(game_id, auth)
+        live = await service.load(game_id, auth)
         ranked = await service.hints(live, client)
         tr = translator(language(request))
         for r in ranked:
@@ -408,6 +415,6 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
     async def get_record(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
         """Return the deal record once the deal is over (409 before)."""
         service = games(request)
-        return reply(service.record(service.load(game_id, auth)))
+        return reply(service.record(await service.load(game_id, auth)))
 
     return router

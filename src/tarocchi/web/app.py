@@ -1,13 +1,15 @@
-"""The web application: pages, the play page, SVG cards and the JSON API, over SQLite.
+"""The web application: pages, the play page, SVG cards and the JSON API, over the store.
 
 Assembly only: the routes (tarocchi.web.api, tarocchi.web.pages), the middleware
 (tarocchi.web.middleware: the body bound, the headers), the error answers (HTML pages in
-the reader's language for page URLs, JSON for the API), the health endpoints and the
-lifespan that starts the store and the supervised AI pool (tarocchi.web.workers).
+the reader's language for page URLs, JSON for the API; 503 while the database is
+unavailable), the health endpoints and the lifespan that starts the store (brought to the
+current schema), its retention task and the supervised AI pool (tarocchi.web.workers).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -28,7 +30,8 @@ from tarocchi.web.middleware import SECURITY_HEADERS, BodyLimit, Door, Headers
 from tarocchi.web.models import Health, Pack, Readiness, errors_for
 from tarocchi.web.pages import router as pages_router
 from tarocchi.web.rates import Rates
-from tarocchi.web.store import Store, default_path
+from tarocchi.web.store import Store, StoreUnavailable, default_url
+from tarocchi.web.store.retention import Retention, keep_tidy
 from tarocchi.web.svg import INDEX_HEIGHT, INDEX_WIDTH, card_back_svg, card_svg
 from tarocchi.web.workers import RETRY_AFTER_S, AiPool
 
@@ -65,6 +68,8 @@ EXCERPT = 40  # characters of a wrong value an error may quote
 # AI workers run at a lower priority: a request that only reads or applies a move must not
 # wait for a core behind another game's search
 AI_NICENESS = 10
+# seconds a client is told to wait when the database is down or restarting
+STORE_RETRY_AFTER_S = 2
 READY_TIMEOUT_S = 10.0  # an AI pool that cannot run a trivial job in this time is not ready
 # URL prefixes that answer JSON (or an image) even for errors: the rest are pages
 NOT_PAGES = ("/api/", "/cards/", "/static/", "/openapi.json", "/healthz", "/readyz")
@@ -92,22 +97,30 @@ def error_page(request: Request, status: int, detail: str) -> Response:
 
 
 def create_app(
-    db_path: Path | str | None = None, ai_workers: int = 2, rates: Rates | None = None
+    db_path: Path | str | None = None,
+    ai_workers: int = 2,
+    rates: Rates | None = None,
+    retention: Retention | None = None,
 ) -> FastAPI:
-    """Return the app; games are stored in SQLite at db_path (default: $TAROCCHI_DB or
-    ./tarocchi.sqlite3); AI moves run in a pool of ai_workers processes; rates are the
+    """Return the app; games are stored in db_path, a SQLite file or a postgresql:// URL
+    (default: $TAROCCHI_DB or ./tarocchi.sqlite3) and deleted by the retention (default:
+    from the environment); AI moves run in a pool of ai_workers processes; rates are the
     limits of creation and hints per client (default: tarocchi.web.rates')."""
-    path = Path(db_path) if db_path is not None else default_path()
+    db = db_path if db_path is not None else default_url()
+    keep = retention or Retention.from_environment()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(path)
+        store = Store(db)
+        store.upgrade()
         pool = AiPool(ai_workers, prepare_worker, (AI_NICENESS,))
         await pool.start()
         app.state.games = Games(store, pool, rates)
+        tidy = asyncio.create_task(keep_tidy(store, keep))
         try:
             yield
         finally:
+            tidy.cancel()
             pool.close()
             store.close()
 
@@ -135,6 +148,13 @@ def create_app(
         if is_page(request) and request.method in ("GET", "HEAD"):
             return error_page(request, exc.status_code, detail)
         return JSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(StoreUnavailable)
+    async def store_unavailable(request: Request, exc: StoreUnavailable) -> Response:
+        """The database is down or restarting: nothing was changed, the client may retry."""
+        busy = Msg("the games' database is unavailable for a moment; try again shortly")
+        retry = {"Retry-After": str(STORE_RETRY_AFTER_S)}
+        return await translated_error(request, StarletteHTTPException(503, busy, retry))
 
     @app.exception_handler(Exception)
     async def crashed(request: Request, exc: Exception) -> Response:
@@ -180,7 +200,7 @@ def create_app(
         """Readiness: the database answers and the AI pool runs a job (503 if either fails)."""
         games: Games = request.app.state.games
         try:
-            games.store.count()
+            await asyncio.to_thread(games.store.count)
             database = True
         except Exception:
             database = False

@@ -1,0 +1,272 @@
+"""Persistence of web games: each game is its seed, its level and its action log.
+
+The state of a game is never stored; it is rebuilt by replaying the log through
+the rules (DESIGN.md: a record is the unit of persistence), so a server killed
+mid-deal resumes every game exactly. Writes are conditional on the version the
+writer read, so two concurrent actions on one game can never both land, whichever
+processes they reach: no lock in a process is needed.
+
+One interface, two backends through SQLAlchemy Core: SQLite (a file path, the
+embedded default; sqlite.py) and PostgreSQL (a postgresql:// URL, for several
+server processes; postgresql.py). The schema is Alembic's (migrations/); `upgrade`
+brings any database, a file from before the migrations included, to the current
+one. `watch` follows a game's changes, made by any process on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+import psycopg
+import sqlalchemy as sa
+from sqlalchemy import exc
+
+from tarocchi.web.store import postgresql, sqlite
+from tarocchi.web.store.notify import Hub, Watch
+from tarocchi.web.store.schema import games
+
+DEFAULT_DB = "tarocchi.sqlite3"
+DB_ENV = "TAROCCHI_DB"
+POOL_ENV = "TAROCCHI_DB_POOL"
+POOL_SIZE = 4  # connections per process (requests use one at a time: calls are short)
+DELETE_BATCH = 1000  # rows per deleting transaction, so that writers never wait long
+MIGRATIONS = Path(__file__).parent / "migrations"
+# seeds are unsigned 64-bit; both backends' integers are signed: the upper half is stored negative
+SEED_SPAN = 2**64
+T = TypeVar("T")
+
+
+class StoreUnavailable(RuntimeError):
+    """The database cannot be reached or is busy; nothing was changed, try again later."""
+
+
+def default_url() -> str:
+    """Return the database: $TAROCCHI_DB, else tarocchi.sqlite3 in the working folder."""
+    return os.environ.get(DB_ENV) or DEFAULT_DB
+
+
+def database_url(db: str | Path) -> sa.URL:
+    """Return the SQLAlchemy URL of a database given as a file path or a URL."""
+    text = str(db)
+    if text.startswith(("postgresql:", "postgres:", "postgresql+psycopg:")):
+        return sa.make_url(text).set(drivername="postgresql+psycopg")
+    if text.startswith("sqlite:"):
+        return sa.make_url(text)
+    return sa.URL.create("sqlite", database=text)
+
+
+def token_hash(token: str) -> str:
+    """Return the stored form of a game token (the token itself is never stored)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One stored game."""
+
+    id: str
+    token_hash: str
+    game: str
+    seed: int
+    level: str
+    actions: tuple[tuple[int, str], ...]
+    version: int
+    over: bool
+    started_at: str
+    seed_chosen: bool = False  # the client asked for this seed (its deal can be known)
+
+
+class Store:
+    """The games of one database (thread-safe: each call is one short transaction)."""
+
+    def __init__(self, db: str | Path, pool_size: int | None = None) -> None:
+        self.url = database_url(db)
+        self.hub = Hub()
+        self.listener: postgresql.Listener | None = None
+        if self.url.get_backend_name() == "postgresql":
+            size = pool_size or int(os.environ.get(POOL_ENV) or POOL_SIZE)
+            self.engine = postgresql.engine(self.url, size)
+            self.listener = postgresql.Listener(self.url, self.hub)
+        else:
+            self.engine = sqlite.engine(self.url)
+
+    def __str__(self) -> str:
+        return self.url.render_as_string(hide_password=True)
+
+    def _run(self, work: Callable[[sa.Connection], T], **options: str) -> T:
+        """Run work in one transaction (on PostgreSQL each call is one statement, committed
+        by itself) and return its result. A connection found dead, as after a database
+        restart, is replaced and the work tried once more (a write is conditional, so a
+        retry cannot apply it twice); a database down, restarting or busy is
+        StoreUnavailable, with nothing half-written."""
+        try:
+            try:
+                return self._once(work, options)
+            except exc.DBAPIError as e:
+                if not e.connection_invalidated:
+                    raise
+                return self._once(work, options)  # the pool has dropped its older connections
+        except (exc.OperationalError, exc.InterfaceError, exc.TimeoutError) as e:
+            raise StoreUnavailable(str(e).splitlines()[0]) from e
+        except exc.DBAPIError as e:
+            if e.connection_invalidated:
+                raise StoreUnavailable(str(e).splitlines()[0]) from e
+            raise
+
+    def _once(self, work: Callable[[sa.Connection], T], options: dict[str, str]) -> T:
+        with self.engine.connect() as conn, conn.execution_options(**options).begin():
+            return work(conn)
+
+    def upgrade(self) -> str:
+        """Bring the database to the current schema; return its revision."""
+        from alembic import command
+        from alembic.config import Config
+        from alembic.script import ScriptDirectory
+
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+
+        def migrate(conn: sa.Connection) -> None:
+            if conn.dialect.name == "postgresql":
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(7020112)"))
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+
+        # in one transaction that waits for any other process migrating the same database
+        self._run(migrate, **self._backend().MIGRATION)
+        head = ScriptDirectory.from_config(config).get_current_head()
+        assert head is not None
+        return head
+
+    def close(self) -> None:
+        """Stop listening and close every connection."""
+        if self.listener is not None:
+            self.listener.close()
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def create(self, row: GameRow) -> None:
+        """Insert a new game."""
+        values = {
+            "id": row.id, "token_hash": row.token_hash, "game": row.game, "seed": _signed(row.seed),
+            "level": row.level, "actions": _dump(row.actions), "version": row.version,
+            "over": row.over, "started_at": row.started_at, "updated_at": row.started_at,
+            "seed_chosen": row.seed_chosen,
+        }  # fmt: skip
+        self._run(lambda conn: conn.execute(games.insert().values(values)))
+        self._changed(row.id, row.version)
+
+    def get(self, game_id: str) -> GameRow | None:
+        """Return a stored game, or None."""
+        query = sa.select(
+            games.c.id, games.c.token_hash, games.c.game, games.c.seed, games.c.level,
+            games.c.actions, games.c.version, games.c.over, games.c.started_at, games.c.seed_chosen,
+        ).where(games.c.id == game_id)  # fmt: skip
+        r = self._run(lambda conn: conn.execute(query).first())
+        if r is None:
+            return None
+        actions = tuple((int(s), str(a)) for s, a in json.loads(r.actions))
+        return GameRow(
+            r.id, r.token_hash, r.game, r.seed % SEED_SPAN, r.level, actions, r.version, r.over,
+            r.started_at, r.seed_chosen,
+        )  # fmt: skip
+
+    def update(
+        self,
+        game_id: str,
+        expected_version: int,
+        actions: tuple[tuple[int, str], ...],
+        over: bool,
+        now: str,
+    ) -> bool:
+        """Store a longer action log if the stored version is still the expected one."""
+        query = (
+            games.update()
+            .where(games.c.id == game_id, games.c.version == expected_version)
+            .values(actions=_dump(actions), version=len(actions), over=over, updated_at=now)
+        )
+        done = self._run(lambda conn: conn.execute(query).rowcount == 1)
+        if done:
+            self._changed(game_id, len(actions))
+        return done
+
+    def count(self) -> int:
+        """Return the number of stored games."""
+        query = sa.select(sa.func.count()).select_from(games)
+        return int(self._run(lambda conn: conn.execute(query).scalar_one()))
+
+    def delete_stale(self, unfinished_before: str | None, finished_before: str | None) -> int:
+        """Delete the unfinished games last changed before one time and the finished ones
+        before another (None: keep them); return how many went. Times are ISO 8601 UTC."""
+        stale = [
+            sa.and_(games.c.over == over, games.c.updated_at < before)
+            for over, before in ((False, unfinished_before), (True, finished_before))
+            if before is not None
+        ]
+        if not stale:
+            return 0
+        batch = sa.select(games.c.id).where(sa.or_(*stale)).limit(DELETE_BATCH)
+        query = games.delete().where(games.c.id.in_(batch.scalar_subquery()))
+        deleted = 0
+        while (n := self._run(lambda conn: conn.execute(query).rowcount)) > 0:
+            deleted += n
+        return deleted
+
+    def size_bytes(self) -> int:
+        """Return the bytes the games take in the database, indexes included."""
+        size: int = self._run(self._backend().size_bytes)
+        return size
+
+    def compact(self) -> None:
+        """Give back the space that deleted rows and rewritten ones left (what a running
+        database reuses), so that size_bytes tells the games' own size."""
+        try:
+            self._backend().compact(self.url)
+        except (psycopg.OperationalError, sqlite3.OperationalError) as e:
+            raise StoreUnavailable(str(e).splitlines()[0]) from e
+
+    def usage(self) -> tuple[int, int]:
+        """Compact the database; return its number of games and the bytes they take."""
+        self.compact()
+        return self.count(), self.size_bytes()
+
+    def _backend(self) -> Any:
+        return postgresql if self.listener is not None else sqlite
+
+    def watch(self, game_id: str, since: int) -> Watch:
+        """Return the versions after `since` that a game reaches, written by any process on
+        PostgreSQL (by this one on SQLite); call from the event loop that reads them."""
+        w = self.hub.add(game_id, since)
+        if self.listener is not None:
+            self.listener.start()
+        row = self.get(game_id)  # a change made before the watch began is not missed
+        if row is not None:
+            w.offer(row.version)
+        return w
+
+    def _changed(self, game_id: str, version: int) -> None:
+        if self.listener is None:  # PostgreSQL's trigger tells every process, this one too
+            self.hub.publish(game_id, version)
+
+
+def _signed(seed: int) -> int:
+    return seed - SEED_SPAN if seed >= SEED_SPAN // 2 else seed
+
+
+def _dump(actions: tuple[tuple[int, str], ...]) -> str:
+    return json.dumps([list(a) for a in actions], separators=(",", ":"))

@@ -1,0 +1,1 @@
+"""Alembic's migrations of the games database (run by Store.upgrade, never by hand)."""

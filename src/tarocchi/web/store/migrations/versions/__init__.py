@@ -1,0 +1,1 @@
+"""One module per schema revision, in order; each says what it changes."""
