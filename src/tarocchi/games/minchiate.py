@@ -169,38 +169,6 @@ _new_state = tuple.__new__  # builds a State without the Python-level __new__ (h
 _new_score = tuple.__new__  # builds a Score without the Python-level __new__
 
 
-def _close_trick(state: State, hands: tuple[int, int, int, int], p: int, action: int) -> State:
-    """Return the state after p plays action, the trick's fourth card (rules §4: the highest
-    trump wins, else the highest of the led suit; the Matto goes to its owner's team pile)."""
-    _, dealer, _, _, _, trick, tricks, winners, piles, _, led, discards, declared, info = state
-    c0, c1, c2 = trick[0][1], trick[1][1], trick[2][1]
-    trick += ((p, action),)
-    cards = (1 << c0) | (1 << c1) | (1 << c2) | (1 << action)
-    real = cards & ~MATTO_BIT
-    suit = LED_MASK[c0] or LED_MASK[c1]
-    best = real & TRUMP_MASK or real & suit
-    played = (c0, c1, c2, action)
-    winner = (p + 1 + played.index(best.bit_length() - 1)) & 3
-    ns, ew = piles
-    if winner & 1:
-        ew |= real
-    else:
-        ns |= real
-    if real != cards:
-        if (p + 1 + played.index(MATTO)) & 1:
-            ew |= MATTO_BIT
-        else:
-            ns |= MATTO_BIT
-    winners += (winner,)
-    tricks += (trick,)
-    over = len(winners) == TRICKS
-    return _new_state(
-        State,
-        (hands, dealer, OVER if over else PLAY, None if over else winner, winner, (), tricks,
-         winners, (ns, ew), 0 if over else hands[winner], led | suit, discards, declared, info),
-    )  # fmt: skip
-
-
 class Minchiate(TrickGame[State]):
     """The stateless rules object of Minchiate."""
 
@@ -355,7 +323,33 @@ class Minchiate(TrickGame[State]):
         else:
             hands = (hands[0], hands[1], hands[2], hands[3] ^ bit)
         if len(trick) == 3:
-            return _close_trick(state, hands, p, action)
+            # the trick is complete (rules §4): highest trump, else highest of the led suit
+            c0, c1, c2 = trick[0][1], trick[1][1], trick[2][1]
+            cards = (1 << c0) | (1 << c1) | (1 << c2) | bit
+            real = cards & ~MATTO_BIT
+            suit = LED_MASK[c0] or LED_MASK[c1]
+            best = real & TRUMP_MASK or real & suit
+            played = (c0, c1, c2, action)
+            winner = (p + 1 + played.index(best.bit_length() - 1)) & 3
+            ns, ew = piles
+            if winner & 1:
+                ew |= real
+            else:
+                ns |= real
+            if real != cards:  # rules §4: the Matto goes to its owner's team pile
+                if (p + 1 + played.index(MATTO)) & 1:
+                    ew |= MATTO_BIT
+                else:
+                    ns |= MATTO_BIT
+            winners += (winner,)
+            tricks += ((*trick, (p, action)),)
+            over = len(winners) == TRICKS
+            return _new_state(
+                State,
+                (hands, dealer, OVER if over else PLAY, None if over else winner, winner, (),
+                 tricks, winners, (ns, ew), 0 if over else hands[winner], led | suit, discards,
+                 declared, info),
+            )  # fmt: skip
         # play_mask, inlined (the hot path of playouts)
         trick += ((p, action),)
         suit = LED_MASK[trick[0][1]]
