@@ -174,6 +174,36 @@ class State(Fields):
     GAME: ClassVar[str] = "ottocento"
 
 
+def settle(
+    piles: Sequence[int], dealer: int, discard: int, won_ew: int, owner: int, taker: int
+) -> tuple[int, int, int, int]:
+    """Return the teams' piles (NS, EW) at the end of a deal, the dealer's discard and the
+    Matto settled (rules §5: owner played the Matto, taker won its trick; EW won won_ew
+    tricks), the team that won no trick (-1: none) and the card given for the Matto (-1)."""
+    pl = [piles[0], piles[1]]
+    dealer_team = dealer & 1
+    pl[dealer_team] |= discard
+    swept = -1
+    if won_ew == 0 or won_ew == TRICKS:
+        swept = 1 if won_ew == 0 else 0
+        # rules §5: a team with no trick loses its Matto (no debt) and, as the dealer's
+        # team, the discard
+        if pl[swept] & MATTO_BIT:
+            pl[swept] ^= MATTO_BIT
+            pl[1 - swept] |= MATTO_BIT
+        if swept == dealer_team:
+            pl[swept] &= ~discard
+            pl[1 - swept] |= discard
+    settled = -1
+    owner_team = owner & 1
+    if owner_team != taker & 1 and swept != owner_team:
+        # rules §5: the Matto stays with its team, which owes the takers one card
+        settled = settle_matto(pl[owner_team], pl[1 - owner_team])
+        pl[owner_team] ^= BIT[settled]
+        pl[1 - owner_team] |= BIT[settled]
+    return pl[0], pl[1], swept, settled
+
+
 _new_state = tuple.__new__  # builds a State without the Python-level __new__ (hot path)
 
 
@@ -404,8 +434,6 @@ class Ottocento(TrickGame[State]):
         won_ew = sum(map(BIT[0].__and__, winners))
         dealer, discard = state.dealer, state.discard
         dealer_team = dealer & 1
-        piles = list(state.piles)
-        piles[dealer_team] |= discard
         # rules §5: who played the Matto, and who took that trick
         owner = taker = 0
         for trick, w in zip(state.tricks, winners, strict=True):
@@ -413,31 +441,15 @@ class Ottocento(TrickGame[State]):
                 owner = next(seat for seat, card in trick if card == MATTO)
                 taker = w
                 break
-        owner_team = owner & 1
-        swept = -1  # the team that won no trick, if any
-        if won_ew == 0 or won_ew == TRICKS:
-            swept = 1 if won_ew == 0 else 0
-            # rules §5: a team with no trick loses its Matto (no debt) and, as the dealer's
-            # team, the discard
-            if piles[swept] & MATTO_BIT:
-                piles[swept] ^= MATTO_BIT
-                piles[1 - swept] |= MATTO_BIT
-            if swept == dealer_team:
-                piles[swept] &= ~discard
-                piles[1 - swept] |= discard
-        settled = -1
-        if owner_team != taker & 1 and swept != owner_team:
-            # rules §5: the Matto stays with its team, which owes the takers one card
-            settled = settle_matto(piles[owner_team], piles[1 - owner_team])
-            piles[owner_team] ^= BIT[settled]
-            piles[1 - owner_team] |= BIT[settled]
+        ns_pile, ew_pile, swept, settled = settle(
+            state.piles, dealer, discard, won_ew, owner, taker
+        )
         lines: list[ScoreLine] = []
         declared = [0, 0]
         for s, shown, value in state.declarations:
             if shown:
                 declared[s & 1] += value
                 lines.append(declaration_line(s, value, shown))
-        ns_pile, ew_pile = piles
         cp_line = card_points_line(
             TRICKS - won_ew,
             won_ew,
