@@ -20,7 +20,7 @@ $(WEB): pyproject.toml | $(VENV)/bin/python
 	touch $@
 
 $(STAMP): pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install -q -e '.[web,test,openspiel,pettingzoo]'
+	$(PY) -m pip install -q -e '.[web,test,openspiel,pettingzoo,ray]'
 	rm -f $(VENV)/.stamp-*
 	touch $@ $(WEB)
 

@@ -18,7 +18,14 @@ LAYERS = (
     ("tarocchi.games",),
     ("tarocchi.views",),
     ("tarocchi.bots",),
-    ("tarocchi.match", "tarocchi.arena", "tarocchi.record", "tarocchi.bench", "tarocchi.review"),
+    (
+        "tarocchi.match",
+        "tarocchi.arena",
+        "tarocchi.arena_ray",
+        "tarocchi.record",
+        "tarocchi.bench",
+        "tarocchi.review",
+    ),
     ("tarocchi.cli", "tarocchi.terminal", "tarocchi.web", "tarocchi.adapters"),
     ("tarocchi.catalogs",),  # the maintainer tool (`make messages`): nothing serves it
 )

@@ -4,14 +4,20 @@ Bot A takes both seats of one team and bot B the other; the same cards are then
 replayed with A and B exchanged, so the luck of the deal cancels. Margins are
 A's total minus B's per deal, in the game's own final unit. The 95% confidence
 interval is taken over the pairs (the two deals of a seed are not independent).
+
+With a target half-width the match stops early by a fixed-width sequential rule
+(Chow and Robbins): after `MIN_PAIRS` pairs and then every `CHECK_EVERY` pairs, in seed
+order, it stops once the 95% interval's half-width is at most the target. The pairs are
+checked in seed order, so where it stops depends only on the seeds, not on timing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import multiprocessing
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +47,12 @@ T95 = {
 }
 
 
+# the sequential rule: no look before MIN_PAIRS pairs (the variance estimate must settle),
+# then one look every CHECK_EVERY pairs (fewer looks, less optional-stopping bias)
+MIN_PAIRS = 30
+CHECK_EVERY = 10
+
+
 def t95(df: int) -> float:
     """Return the two-sided 95% quantile of Student's t with df degrees of freedom."""
     for k in sorted(T95):
@@ -57,12 +69,18 @@ class Task:
     a: str
     b: str
     seed: int
-    save_dir: str | None
+    keep_records: bool
 
 
-def play_pair(task: Task) -> list[dict[str, Any]]:
-    """Play a seed twice (A as NS, then A as EW); return one summary per deal."""
+# what a worker hands back for one seed: the two deal summaries, and the two records by file
+# name when they are kept (built where the deal is played, written where the match runs)
+Pair = tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]
+
+
+def play_pair(task: Task) -> Pair:
+    """Play a seed twice (A as NS, then A as EW); return one summary per deal, and records."""
     out = []
+    records = {}
     for a_team in ("NS", "EW"):
         names = (
             [task.a, task.b, task.a, task.b] if a_team == "NS" else [task.b, task.a, task.b, task.a]
@@ -83,11 +101,10 @@ def play_pair(task: Task) -> list[dict[str, Any]]:
                 if k in ("ns_resti", "ew_resti", "ns_points", "ew_points")
             }
         )
-        if task.save_dir is not None:
-            path = Path(task.save_dir) / f"{task.game}-{task.seed}-A{a_team}.json"
-            save(make_record(log), path)
+        if task.keep_records:
+            records[f"{task.game}-{task.seed}-A{a_team}.json"] = make_record(log)
         out.append(deal)
-    return out
+    return out, records
 
 
 def margin(deal: dict[str, Any], key: str = "") -> float:
@@ -99,13 +116,34 @@ def margin(deal: dict[str, Any], key: str = "") -> float:
 
 def mean_ci(values: list[float]) -> tuple[float, float, float]:
     """Return (mean, low, high) of a 95% confidence interval for the mean."""
+    mean, sd = mean_sd(values)
+    half = t95(len(values) - 1) * sd / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return mean, mean - half, mean + half
+
+
+def mean_sd(values: list[float]) -> tuple[float, float]:
+    """Return the mean and the sample standard deviation (0 for a single value)."""
     n = len(values)
     mean = sum(values) / n
     if n < 2:
-        return mean, mean, mean
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = t95(n - 1) * math.sqrt(var / n)
-    return mean, mean - half, mean + half
+        return mean, 0.0
+    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+
+
+def pair_margins(deals: list[dict[str, Any]], key: str = "") -> list[float]:
+    """Return A's mean margin over the two deals of each pair (deals in pair order)."""
+    return [
+        (margin(deals[i], key) + margin(deals[i + 1], key)) / 2 for i in range(0, len(deals), 2)
+    ]
+
+
+def is_precise_enough(deals: list[dict[str, Any]], target_ci: float) -> bool:
+    """Return whether the sequential rule stops here: a look is due and the half-width fits."""
+    n = len(deals) // 2
+    if n < MIN_PAIRS or (n - MIN_PAIRS) % CHECK_EVERY:
+        return False
+    _, low, high = mean_ci(pair_margins(deals))
+    return (high - low) / 2 <= target_ci
 
 
 def iter_pairs(
@@ -115,16 +153,30 @@ def iter_pairs(
     seeds: list[int],
     jobs: int,
     save_dir: Path | None,
-) -> Iterator[list[dict[str, Any]]]:
-    """Yield the two deal summaries of each seed, in the order given."""
+    ray: str | None = None,
+) -> Generator[list[dict[str, Any]]]:
+    """Yield the two deal summaries of each seed, in the order given, saving records if asked.
+
+    The pairs are played in this process (jobs 1), a local process pool, or as Ray tasks
+    (`ray`: a cluster's address, "" for a local Ray instance of `jobs` CPUs)."""
     if save_dir is not None:
         save_dir.mkdir(parents=True, exist_ok=True)
-    tasks = [Task(game, a, b, s, str(save_dir) if save_dir else None) for s in seeds]
-    if jobs <= 1:
-        yield from map(play_pair, tasks)
-        return
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        yield from pool.imap(play_pair, tasks, chunksize=max(1, len(tasks) // (jobs * 8)))
+    tasks = [Task(game, a, b, s, save_dir is not None) for s in seeds]
+    with contextlib.ExitStack() as stack:  # a match that stops early leaves no worker behind
+        pairs: Iterator[Pair]
+        if ray is not None:
+            from tarocchi.arena_ray import ray_map
+
+            pairs = stack.enter_context(contextlib.closing(ray_map(play_pair, tasks, ray, jobs)))
+        elif jobs <= 1:
+            pairs = map(play_pair, tasks)
+        else:
+            pool = stack.enter_context(multiprocessing.get_context("fork").Pool(jobs))
+            pairs = pool.imap(play_pair, tasks, chunksize=max(1, len(tasks) // (jobs * 8)))
+        for deals, records in pairs:
+            for name, record in records.items():
+                save(record, Path(str(save_dir)) / name)  # records are kept only with a save_dir
+            yield deals
 
 
 def read_log(path: Path, game: str, a: str, b: str) -> dict[int, list[dict[str, Any]]]:
@@ -158,46 +210,66 @@ def run(
     jobs: int = 1,
     save_dir: Path | None = None,
     log: Path | None = None,
+    target_ci: float | None = None,
+    ray: str | None = None,
 ) -> dict[str, Any]:
     """Run a duplicate match; return its summary (the arena's JSON, docs/architecture.md).
     With a log, each pair is appended to it as it ends, and seeds already there are not played
     again, so a long match can be stopped and resumed, or split among processes by seed
-    ranges."""
+    ranges. With target_ci, `pairs` is the most to play: the match stops as soon as the
+    sequential rule finds the 95% interval's half-width at most target_ci. With ray (an
+    address, "" for a local instance of `jobs` CPUs) the pairs are played as Ray tasks."""
     if pairs < 1:
         raise ValueError("--pairs must be at least 1")
+    if target_ci is not None and not target_ci > 0:
+        raise ValueError("--target-ci must be a positive half-width")
     seeds = list(range(seed, seed + pairs))
     done = read_log(log, game, a, b) if log is not None else {}
-    played = {}
     todo = [s for s in seeds if s not in done]
-    for pair in iter_pairs(game, a, b, todo, jobs, save_dir):
-        played[pair[0]["seed"]] = pair
-        if log is not None:
-            with log.open("a") as f:
-                f.write(json.dumps({"game": game, "a": a, "b": b, "deals": pair}) + "\n")
-    deals = [d for s in seeds for d in (done.get(s) or played[s])]
-    pair_means = [(margin(deals[i]) + margin(deals[i + 1])) / 2 for i in range(0, len(deals), 2)]
-    mean, low, high = mean_ci(pair_means)
+    fresh = iter_pairs(game, a, b, todo, jobs, save_dir, ray)
+    deals: list[dict[str, Any]] = []
+    try:
+        for s in seeds:  # in seed order, so the stopping point does not depend on timing
+            pair = done.get(s)
+            if pair is None:
+                pair = next(fresh)
+                if log is not None:
+                    with log.open("a") as f:
+                        f.write(json.dumps({"game": game, "a": a, "b": b, "deals": pair}) + "\n")
+            deals.extend(pair)
+            if target_ci is not None and is_precise_enough(deals, target_ci):
+                break
+    finally:
+        fresh.close()  # stops the workers of a match that ended early
+    return summarize(game, a, b, seed, deals, target_ci)
+
+
+def summarize(
+    game: str, a: str, b: str, seed: int, deals: list[dict[str, Any]], target_ci: float | None
+) -> dict[str, Any]:
+    """Return the arena's JSON summary of the deals played, two per pair in seed order."""
+    margins = pair_margins(deals)
+    mean, low, high = mean_ci(margins)
     wins = sum(1 for d in deals if margin(d) > 0)
     losses = sum(1 for d in deals if margin(d) < 0)
     summary: dict[str, Any] = {
         "game": game,
         "a": a,
         "b": b,
-        "pairs": pairs,
+        "pairs": len(margins),
         "seed": seed,
         "mean_margin": round(mean, 3),
         "ci95": [round(low, 3), round(high, 3)],
+        "sd": round(mean_sd(margins)[1], 3),
         "wins": wins,
         "draws": len(deals) - wins - losses,
         "losses": losses,
     }
+    if target_ci is not None:
+        summary["target_ci"] = target_ci
+        summary["reached"] = (high - low) / 2 <= target_ci
     if deals and "ns_points" in deals[0]:
-        pm, pl, ph = mean_ci(
-            [
-                (margin(deals[i], "points") + margin(deals[i + 1], "points")) / 2
-                for i in range(0, len(deals), 2)
-            ]
-        )
+        pm, pl, ph = mean_ci(pair_margins(deals, "points"))
         summary["mean_points_margin"] = round(pm, 3)
         summary["points_ci95"] = [round(pl, 3), round(ph, 3)]
     summary["deals"] = deals

@@ -1,4 +1,4 @@
-"""The `tarocchi` command: serve, play, arena, bench, replay, review."""
+"""The `tarocchi` command: serve, play, arena, bots, bench, replay, review."""
 
 from __future__ import annotations
 
@@ -42,15 +42,31 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("game", choices=sorted(GAMES))
     arena.add_argument("--a", required=True, help="bot of team A")
     arena.add_argument("--b", required=True, help="bot of team B")
-    arena.add_argument("--pairs", type=int, default=100, help="seeds, each played twice")
+    arena.add_argument(
+        "--pairs",
+        type=int,
+        default=100,
+        help="seeds, each played twice (the most, with --target-ci)",
+    )
+    arena.add_argument(
+        "--target-ci", type=float, default=None, metavar="W",
+        help="stop once the 95%% interval's half-width is at most W (sequential rule, README)",
+    )  # fmt: skip
     arena.add_argument("--seed", type=int, default=0, help="first seed")
-    arena.add_argument("--jobs", type=int, default=1, help="worker processes")
+    arena.add_argument("--jobs", type=int, default=1, help="worker processes (local Ray: CPUs)")
+    arena.add_argument(
+        "--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+        help="play the pairs as Ray tasks: on a local Ray instance, or the cluster at ADDRESS "
+        "(needs pip install 'tarocchi[ray]')",
+    )  # fmt: skip
     arena.add_argument("--json", action="store_true", help="print the full JSON summary")
     arena.add_argument("--save", type=Path, default=None, help="write one record per deal here")
     arena.add_argument(
         "--log", type=Path, default=None,
         help="append each pair to this file, skipping seeds already in it (resumable)",
     )  # fmt: skip
+
+    sub.add_parser("bots", help="list the bots arena accepts, with those packages register")
 
     bench = sub.add_parser("bench", help="engine and AI speed")
     bench.add_argument("game", choices=sorted(GAMES))
@@ -116,8 +132,9 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             summary = run_arena(
-                args.game, args.a, args.b, args.pairs, args.seed, args.jobs, args.save, args.log
-            )
+                args.game, args.a, args.b, args.pairs, args.seed, args.jobs, args.save, args.log,
+                args.target_ci, args.ray,
+            )  # fmt: skip
         except ValueError as e:
             print(f"tarocchi arena: {e}", file=sys.stderr)
             return 2
@@ -126,11 +143,20 @@ def run(args: argparse.Namespace) -> int:
         else:
             low, high = summary["ci95"]
             print(
-                f"{args.game}: {args.a} vs {args.b}, {args.pairs} pairs: "
-                f"mean margin {summary['mean_margin']:+.2f} (95% CI {low:+.2f} .. {high:+.2f}); "
+                f"{args.game}: {args.a} vs {args.b}, {summary['pairs']} pairs: "
+                f"mean margin {summary['mean_margin']:+.2f} (95% CI {low:+.2f} .. {high:+.2f}, "
+                f"sd {summary['sd']:.2f}); "
                 f"{summary['wins']} wins, {summary['draws']} draws, {summary['losses']} losses"
+                + (
+                    f"; target half-width {args.target_ci} "
+                    + ("reached" if summary["reached"] else "not reached within --pairs")
+                    if args.target_ci is not None
+                    else ""
+                )
             )
         return 0
+    if args.command == "bots":
+        return list_bots()
     if args.command == "bench":
         from tarocchi.bench import run as run_bench
 
@@ -148,6 +174,24 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "review":
         return review_file(args)
     raise AssertionError(args.command)
+
+
+def list_bots() -> int:
+    """Print every bot name arena accepts and what plays it; return 0."""
+    from tarocchi.bots import BOTS, ENTRY_POINT_GROUP, registered_bots
+
+    rows = [(level, f"level, played by {bot}") for level, bot in LEVELS.items()]
+    rows += [("heuristic", "the rule-based player of each game")]
+    rows += [(name, target) for name, target in BOTS.items()]
+    rows += [
+        (name, f"{target} (entry point {ENTRY_POINT_GROUP})")
+        for name, target in registered_bots().items()
+    ]
+    width = max(len(name) for name, _ in rows)
+    for name, what in dict(rows).items():
+        print(f"{name:<{width}}  {what}")
+    print("or any import path pkg.module:Class (docs/bots.md)")
+    return 0
 
 
 def serve(args: argparse.Namespace) -> int:

@@ -1,10 +1,12 @@
 """Bots by name: `random`, `heuristic` (one per game), `easy`, `search`, `hard`, `short`,
-`oracle`;
-and the levels players choose from, each played by one of them (`normal` is `search`)."""
+`oracle`; the levels players choose from, each played by one of them (`normal` is `search`);
+bots from outside the package, by import path (`pkg.mod:Class`) or registered by installed
+packages under the `tarocchi.bots` entry-point group (docs/bots.md)."""
 
 from __future__ import annotations
 
 import importlib
+from importlib.metadata import entry_points
 from typing import Any
 
 from tarocchi.bots.base import Bot
@@ -33,20 +35,52 @@ LEVELS = {
 }
 
 
+# installed packages register their bots here: [project.entry-points."tarocchi.bots"]
+ENTRY_POINT_GROUP = "tarocchi.bots"
+
+
+def registered_bots() -> dict[str, str]:
+    """Return the bots installed packages register, by name: "module:Class"."""
+    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
 def make_bot(name: str, rules: TrickGame[Any], seed: int = 0) -> Bot:
-    """Return a new bot of the given kind (a bot's name or a level's) for a game, seeded."""
-    key = name.strip().lower()
-    kind = LEVELS.get(key, key)
-    try:
-        target = info(rules.name).heuristic if kind == "heuristic" else BOTS[kind]
-    except KeyError:
+    """Return a new bot of the given kind for a game, seeded: a bot's name, a level's, an
+    installed package's registered name, or an import path "pkg.mod:Class"."""
+    key = name.strip()
+    kind = LEVELS.get(key.lower(), key.lower())
+    if ":" in key:
+        target = key
+    elif kind == "heuristic":
+        target = info(rules.name).heuristic
+    elif kind in BOTS:
+        target = BOTS[kind]
+    else:
+        target = registered_bots().get(key, "")
+    if not target:
         known = ", ".join(dict.fromkeys(["random", "heuristic", *BOTS, *LEVELS]))
-        raise ValueError(f"unknown bot {name!r}; choose one of {known}") from None
-    module, cls = target.split(":")
+        raise ValueError(
+            f"unknown bot {name!r}; choose one of {known}, a bot `tarocchi bots` lists, "
+            "or an import path pkg.module:Class"
+        )
+    return load_bot_class(name, target)(rules, seed)
+
+
+def load_bot_class(name: str, target: str) -> type[Bot]:
+    """Import the bot class a "module:Class" target names, checking it is a fair bot."""
+    module, _, cls = target.partition(":")
     try:
         found = importlib.import_module(module)
-    except ModuleNotFoundError as e:  # an adapter's framework is an optional extra
-        extra = module.rsplit(".", 1)[-1]
-        raise ValueError(f"bot {name!r} needs {e.name}: pip install 'tarocchi[{extra}]'") from e
-    bot: Bot = getattr(found, cls)(rules, seed)
+    except ModuleNotFoundError as e:
+        if target in BOTS.values():  # an adapter's framework is an optional extra
+            extra = module.rsplit(".", 1)[-1]
+            raise ValueError(f"bot {name!r} needs {e.name}: pip install 'tarocchi[{extra}]'") from e
+        raise ValueError(f"bot {name!r}: cannot import {module!r} ({e})") from e
+    bot = getattr(found, cls, None)
+    if not (isinstance(bot, type) and issubclass(bot, Bot)):
+        raise ValueError(f"bot {name!r}: {target!r} is not a subclass of tarocchi.bots.base.Bot")
+    # only the analysis oracle is handed the full state (DESIGN: views); any other bot, and
+    # every bot from outside the package, is handed its seat's view and nothing more
+    if bot.sees_all and target != BOTS["oracle"]:
+        raise ValueError(f"bot {name!r}: only the oracle may see every card (sees_all)")
     return bot
