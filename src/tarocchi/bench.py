@@ -93,6 +93,12 @@ def bot_decision_ms(
     return out
 
 
+def percentiles(name: str, xs: list[float], *ps: int) -> dict[str, float]:
+    """Return {name_pP: the P-th percentile of xs} for each P, rounded to 2 places."""
+    q = statistics.quantiles(xs, n=100)
+    return {f"{name}_p{p}": round(q[p - 1], 2) for p in ps}
+
+
 def review_seconds(game_name: str, deals: int) -> dict[str, float]:
     """Review South's play in `deals` seeded deals the heuristic bots play, the AI in South's
     seat the hard level; return the p50/p95 of a whole review's time on one core (the
@@ -117,13 +123,10 @@ def review_seconds(game_name: str, deals: int) -> dict[str, float]:
         wall.append(time.perf_counter() - start)
         first.append(stamps[0] - cpu)
     # statistics.quantiles needs two points: one deal stands for every percentile
-    q, qf, qw = (statistics.quantiles(xs * 2, n=100) for xs in (whole, first, wall))
     return {
-        "review_s_p50": round(q[49], 2),
-        "review_s_p95": round(q[94], 2),
-        "review_first_s_p50": round(qf[49], 2),
-        "review_first_s_p95": round(qf[94], 2),
-        "review_wall_s_p95": round(qw[94], 2),
+        **percentiles("review_s", whole * 2, 50, 95),
+        **percentiles("review_first_s", first * 2, 50, 95),
+        **percentiles("review_wall_s", wall * 2, 95),
         "review_deals": deals,
     }
 
@@ -474,9 +477,6 @@ async def _load(
     idle.close()
     after = _rss_kb(pid)
     idle_bytes = usage()[1] - played_bytes
-    q = statistics.quantiles(lat, n=100)
-    qt = statistics.quantiles(total, n=100)
-    qs = statistics.quantiles(server, n=100)
     report: dict[str, Any] = {
         "clients": clients,
         "servers": len(servers),
@@ -487,13 +487,9 @@ async def _load(
         "deals_per_s": round(clients / elapsed, 3),
         "server_cpu_s": round(serving, 1),
         "ai_cpu_s": round(thinking, 1),
-        "latency_ms_p50": round(q[49], 2),
-        "latency_ms_p99": round(q[98], 2),
-        "server_ms_p50": round(qs[49], 2),
-        "server_ms_p99": round(qs[98], 2),
-        "with_ai_ms_p50": round(qt[49], 2),
-        "with_ai_ms_p95": round(qt[94], 2),
-        "with_ai_ms_p99": round(qt[98], 2),
+        **percentiles("latency_ms", lat, 50, 99),  # per request, the AI's thinking excluded
+        **percentiles("server_ms", server, 50, 99),  # the server's own time, AI excluded
+        **percentiles("with_ai_ms", total, 50, 95, 99),
         "memory_kb_per_active_game": round((after - before) / idle_games, 1),
         # the database's bytes per finished deal (with the few it holds unfinished) and per
         # deal left open after the AI's first moves

@@ -28,7 +28,7 @@ from tarocchi.games.ottocento import (
     RULES,
     TRICKS,
     State,
-    settle_matto,
+    settle,
 )
 from tarocchi.games.ottocento_combos import combination_value
 from tarocchi.packs.bolognese import MATTO, MOORS_MASK, PACK
@@ -200,27 +200,7 @@ def score(
     discard: int,
 ) -> tuple[int, int]:
     """Return the final (NS, EW) totals (rules §5), as `Ottocento.result` counts them."""
-    pl = [piles[0], piles[1]]
-    dealer_team = dealer & 1
-    pl[dealer_team] |= discard
-    swept = -1
-    if won_ew == 0 or won_ew == TRICKS:
-        swept = 1 if won_ew == 0 else 0
-        # rules §5: a team with no trick loses its Matto and, as the dealer's team, the
-        # discard
-        if pl[swept] & MATTO_BIT:
-            pl[swept] ^= MATTO_BIT
-            pl[1 - swept] |= MATTO_BIT
-        if swept == dealer_team:
-            pl[swept] &= ~discard
-            pl[1 - swept] |= discard
-    owner_team, taker_team = matto[0] & 1, matto[1] & 1
-    if owner_team != taker_team and swept != owner_team:
-        # rules §5: the Matto stays with its team, which owes the takers one card
-        card = settle_matto(pl[owner_team], pl[1 - owner_team])
-        pl[owner_team] ^= BIT[card]
-        pl[1 - owner_team] |= BIT[card]
-    ns_pile, ew_pile = pl
+    ns_pile, ew_pile, _, _ = settle(piles, dealer, discard, won_ew, matto[0], matto[1])
     ns = (2 * PACK.points_of(ns_pile) - popcount(ns_pile)) // 2
     ew = (2 * PACK.points_of(ew_pile) - popcount(ew_pile)) // 2
     ns += combination_value(ns_pile) + declared[0]

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tarocchi.cards import BIT, SEATS, SUIT_NAMES_EN, bits, mask_of
+from tarocchi.cards import SEATS, SUIT_NAMES_EN, bits, mask_of
 from tarocchi.games import minchiate_notes as notes
 from tarocchi.games.base import (
     ActionDetail,
@@ -44,164 +44,63 @@ from tarocchi.games.minchiate_combos import (
     combo_name,
     combos,
     describe,
-    has_versicola,
     versicole_value,
 )
 
 # the position and the facts the rules share with their words, named here too (re-exported)
-from tarocchi.games.minchiate_deal import (
-    CAPTURE_POINTS as CAPTURE_POINTS,
-)
-from tarocchi.games.minchiate_deal import (
-    CARDS_PAR as CARDS_PAR,
-)
-from tarocchi.games.minchiate_deal import (
-    COUNTING as COUNTING,
-)
-from tarocchi.games.minchiate_deal import (
-    CUT as CUT,
-)
-from tarocchi.games.minchiate_deal import (
-    DEAL as DEAL,
-)
-from tarocchi.games.minchiate_deal import (
-    DECLARATIONS as DECLARATIONS,
-)
-from tarocchi.games.minchiate_deal import (
-    DECLARE as DECLARE,
-)
-from tarocchi.games.minchiate_deal import (
-    DECLARE_ACTIONS as DECLARE_ACTIONS,
-)
-from tarocchi.games.minchiate_deal import (
-    DISCARD as DISCARD,
-)
-from tarocchi.games.minchiate_deal import (
-    DISCARDABLE as DISCARDABLE,
-)
-from tarocchi.games.minchiate_deal import (
-    DISCARDS as DISCARDS,
-)
-from tarocchi.games.minchiate_deal import (
-    DONE as DONE,
-)
-from tarocchi.games.minchiate_deal import (
-    END as END,
-)
-from tarocchi.games.minchiate_deal import (
-    FIRST_PACKET as FIRST_PACKET,
-)
-from tarocchi.games.minchiate_deal import (
-    FIVE_POINTS as FIVE_POINTS,
-)
-from tarocchi.games.minchiate_deal import (
-    FOLA as FOLA,
-)
-from tarocchi.games.minchiate_deal import (
-    HAND_SIZE as HAND_SIZE,
-)
-from tarocchi.games.minchiate_deal import (
-    KING_MASK as KING_MASK,
-)
-from tarocchi.games.minchiate_deal import (
-    LAST_TRICK_BONUS as LAST_TRICK_BONUS,
-)
-from tarocchi.games.minchiate_deal import (
-    LED_MASK as LED_MASK,
-)
-from tarocchi.games.minchiate_deal import (
-    MATTO_BIT as MATTO_BIT,
-)
-from tarocchi.games.minchiate_deal import (
-    N_CARDS as N_CARDS,
-)
-from tarocchi.games.minchiate_deal import (
-    OVER as OVER,
-)
-from tarocchi.games.minchiate_deal import (
-    PHASE_NAMES as PHASE_NAMES,
-)
-from tarocchi.games.minchiate_deal import (
-    PLAY as PLAY,
-)
-from tarocchi.games.minchiate_deal import (
-    POINTS as POINTS,
-)
-from tarocchi.games.minchiate_deal import (
-    REVEAL as REVEAL,
-)
-from tarocchi.games.minchiate_deal import (
-    ROB_LIMIT as ROB_LIMIT,
-)
-from tarocchi.games.minchiate_deal import (
-    ROBBABLE as ROBBABLE,
-)
-from tarocchi.games.minchiate_deal import (
-    SECOND_PACKET as SECOND_PACKET,
-)
-from tarocchi.games.minchiate_deal import (
-    SPECIAL as SPECIAL,
-)
-from tarocchi.games.minchiate_deal import (
-    T29 as T29,
-)
-from tarocchi.games.minchiate_deal import (
-    T29_BIT as T29_BIT,
-)
-from tarocchi.games.minchiate_deal import (
-    TEAM_NAMES as TEAM_NAMES,
-)
-from tarocchi.games.minchiate_deal import (
-    TEN_POINTS as TEN_POINTS,
-)
-from tarocchi.games.minchiate_deal import (
-    THREE_POINTS as THREE_POINTS,
-)
-from tarocchi.games.minchiate_deal import (
-    TRICK as TRICK,
-)
-from tarocchi.games.minchiate_deal import (
-    TRICKS as TRICKS,
-)
-from tarocchi.games.minchiate_deal import (
-    TRUMP_MASK as TRUMP_MASK,
-)
-from tarocchi.games.minchiate_deal import (
-    DealInfo as DealInfo,
-)
-from tarocchi.games.minchiate_deal import (
-    Fields as Fields,
-)
-from tarocchi.games.minchiate_deal import (
-    Score as Score,
-)
-from tarocchi.games.minchiate_deal import (
-    State as State,
-)
-from tarocchi.games.minchiate_deal import (
-    card_points as card_points,
-)
+from tarocchi.games.minchiate_deal import CAPTURE_POINTS as CAPTURE_POINTS
+from tarocchi.games.minchiate_deal import CARDS_PAR as CARDS_PAR
+from tarocchi.games.minchiate_deal import COUNTING as COUNTING
+from tarocchi.games.minchiate_deal import CUT as CUT
+from tarocchi.games.minchiate_deal import DEAL as DEAL
+from tarocchi.games.minchiate_deal import DECLARATIONS as DECLARATIONS
+from tarocchi.games.minchiate_deal import DECLARE as DECLARE
+from tarocchi.games.minchiate_deal import DECLARE_ACTIONS as DECLARE_ACTIONS
+from tarocchi.games.minchiate_deal import DISCARD as DISCARD
+from tarocchi.games.minchiate_deal import DISCARDABLE as DISCARDABLE
+from tarocchi.games.minchiate_deal import DISCARDS as DISCARDS
+from tarocchi.games.minchiate_deal import DONE as DONE
+from tarocchi.games.minchiate_deal import END as END
+from tarocchi.games.minchiate_deal import FIRST_PACKET as FIRST_PACKET
+from tarocchi.games.minchiate_deal import FIVE_POINTS as FIVE_POINTS
+from tarocchi.games.minchiate_deal import FOLA as FOLA
+from tarocchi.games.minchiate_deal import HAND_SIZE as HAND_SIZE
+from tarocchi.games.minchiate_deal import KING_MASK as KING_MASK
+from tarocchi.games.minchiate_deal import LAST_TRICK_BONUS as LAST_TRICK_BONUS
+from tarocchi.games.minchiate_deal import LED_MASK as LED_MASK
+from tarocchi.games.minchiate_deal import MATTO_BIT as MATTO_BIT
+from tarocchi.games.minchiate_deal import N_CARDS as N_CARDS
+from tarocchi.games.minchiate_deal import OVER as OVER
+from tarocchi.games.minchiate_deal import PHASE_NAMES as PHASE_NAMES
+from tarocchi.games.minchiate_deal import PLAY as PLAY
+from tarocchi.games.minchiate_deal import POINTS as POINTS
+from tarocchi.games.minchiate_deal import REVEAL as REVEAL
+from tarocchi.games.minchiate_deal import ROB_LIMIT as ROB_LIMIT
+from tarocchi.games.minchiate_deal import ROBBABLE as ROBBABLE
+from tarocchi.games.minchiate_deal import SECOND_PACKET as SECOND_PACKET
+from tarocchi.games.minchiate_deal import SPECIAL as SPECIAL
+from tarocchi.games.minchiate_deal import T29 as T29
+from tarocchi.games.minchiate_deal import T29_BIT as T29_BIT
+from tarocchi.games.minchiate_deal import TEAM_NAMES as TEAM_NAMES
+from tarocchi.games.minchiate_deal import TEN_POINTS as TEN_POINTS
+from tarocchi.games.minchiate_deal import THREE_POINTS as THREE_POINTS
+from tarocchi.games.minchiate_deal import TRICK as TRICK
+from tarocchi.games.minchiate_deal import TRICKS as TRICKS
+from tarocchi.games.minchiate_deal import TRUMP_MASK as TRUMP_MASK
+from tarocchi.games.minchiate_deal import DealInfo as DealInfo
+from tarocchi.games.minchiate_deal import Fields as Fields
+from tarocchi.games.minchiate_deal import Score as Score
+from tarocchi.games.minchiate_deal import State as State
+from tarocchi.games.minchiate_deal import card_points as card_points
 from tarocchi.games.minchiate_ledger import Ledger, describe_diff
 from tarocchi.games.minchiate_notes import END_TOTAL_LABEL
+from tarocchi.games.minchiate_preplay import after_declaration, after_discard, deal
+from tarocchi.games.minchiate_preplay import cut_of as cut_of
+from tarocchi.games.minchiate_preplay import declarable as declarable
+from tarocchi.games.minchiate_preplay import discard_mask as discard_mask
+from tarocchi.games.minchiate_preplay import is_robbable as is_robbable
 from tarocchi.i18n import Msg, nmsg
 from tarocchi.packs.minchiate import MATTO, PACK
-
-
-def is_robbable(card: int) -> bool:
-    """Return True if card may be robbed: a counting card or a trump above 20 (rules §2.2)."""
-    return bool(ROBBABLE >> card & 1)
-
-
-def discard_mask(hand: int) -> int:
-    """Return the cards the cutter or dealer may discard next (rules §2.5: zero-point cards
-    but T29; §6.2: when none is left, T29 first, then the lowest-valued special cards)."""
-    m = hand & DISCARDABLE
-    if m or not hand:
-        return m
-    if hand & T29_BIT:
-        return T29_BIT
-    low = min(POINTS[c] for c in bits(hand))
-    return mask_of(c for c in bits(hand) if POINTS[c] == low)
 
 
 def king_rule_king(hand: int, trick: tuple[tuple[int, int], ...], led_before: int) -> int:
@@ -241,25 +140,6 @@ def play_mask(hand: int, trick: tuple[tuple[int, int], ...], led_before: int) ->
     return m | hand & MATTO_BIT if m else hand
 
 
-def cut_of(seed: int) -> int:
-    """Return the cut (cards lifted, 1-96) of a seed: a SplitMix64 hash, the same everywhere."""
-    z = (seed * 0x9E3779B97F4A7C15 + 0x6D696E6368696174) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ z >> 30) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ z >> 27) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-    return 1 + (z ^ z >> 31) % (N_CARDS - 1)
-
-
-def declarable(hand: int) -> int:
-    """Return the declaration actions open to a hand as a mask: one per canonical versicola
-    it holds, plus DECL-DONE; 0 if it holds none."""
-    if not has_versicola(hand):
-        return 0
-    m = 1 << DONE
-    for c in combos(hand):
-        m |= 1 << (N_CARDS + c.kind)
-    return m
-
-
 def payback_card(pile: int) -> int:
     """Return the card a team gives for its lost Matto (rules §5): its lowest zero-point card
     but T29, else T29, else its lowest counting card; the Matto itself if it won no trick."""
@@ -274,25 +154,6 @@ def payback_card(pile: int) -> int:
     return min(bits(rest), key=lambda c: (POINTS[c], c))
 
 
-_new_state = tuple.__new__  # builds a State without the Python-level __new__ (hot path)
-
-
-def _turn(
-    state: State,
-    phase: int,
-    to_move: int,
-    legal: int,
-    declared: tuple[tuple[int, int, int, int], ...],
-) -> State:
-    """Return state with another phase, player to move, legal mask and declarations."""
-    hands, dealer, _, _, leader, trick, tricks, winners, piles, _, led, discards, _, info = state
-    return _new_state(
-        State,
-        (hands, dealer, phase, to_move, leader, trick, tricks, winners, piles, legal, led, discards,
-         declared, info),
-    )  # fmt: skip
-
-
 # legal_actions: the action ids of each byte value at each byte position of a mask
 _BYTE_IDS = tuple(
     tuple(tuple(8 * i + j for j in range(8) if b >> j & 1) for b in range(256)) for i in range(14)
@@ -304,6 +165,7 @@ RUNNING_DIFFERENCE_LABEL = Msg("Running difference")
 DONE_LABEL = Msg("Stop declaring: keep the rest of your hand hidden")
 
 
+_new_state = tuple.__new__  # builds a State without the Python-level __new__ (hot path)
 _new_score = tuple.__new__  # builds a Score without the Python-level __new__
 
 
@@ -346,99 +208,7 @@ class Minchiate(TrickGame[State]):
             raise ValueError("the deck must hold each of the 97 cards once")
         if not 1 <= cut < N_CARDS or not 0 <= dealer < 4:
             raise ValueError("the cut must lift 1 to 96 cards; the dealer is a seat 0-3")
-        return self._deal(list(deck), dealer, cut)
-
-    def _deal(self, deck: list[int], dealer: int, cut: int) -> State:
-        """Run the pre-play sequence (rules §2) from a checked deck, dealer and cut."""
-        cutter = (dealer + 3) & 3  # rules §2.1: the dealer's left, prev(dealer)
-        # rules §2.2 [I1]: the cutter robs an unbroken run from the bottom of the lifted packet
-        low = cut
-        stop = max(0, cut - ROB_LIMIT)
-        while low > stop and ROBBABLE >> deck[low - 1] & 1:
-            low -= 1
-        robbed = tuple(reversed(deck[low:cut]))
-        rest = deck[cut:] + deck[:low]
-        # rules §2.3: 10 each then 11 each, from next(dealer) round to the dealer
-        dealt = [0, 0, 0, 0]
-        exposed = [0, 0, 0, 0]
-        bit = BIT
-        for k in range(4):
-            seat = (dealer + 1 + k) & 3
-            start = 40 + 11 * k
-            dealt[seat] = sum(
-                map(bit.__getitem__, rest[10 * k : 10 * k + 10] + rest[start : start + 11])
-            )
-            exposed[seat] = rest[start + 10]
-        fola = rest[84:]
-        # rules §2.4 [I2]: the dealer robs from the top of the Fola while he can, then must
-        # take every counting card and T29 left in it
-        i = 0
-        while i < len(fola) and ROBBABLE >> fola[i] & 1:
-            i += 1
-        fola_robbed = mask_of(fola[:i])
-        left = mask_of(fola[i:])
-        taken = left & SPECIAL
-        robbed_mask = mask_of(robbed)
-        faceup = [bit[exposed[0]], bit[exposed[1]], bit[exposed[2]], bit[exposed[3]]]
-        faceup[cutter] |= robbed_mask
-        faceup[dealer] |= fola_robbed | taken
-        hands = list(dealt)
-        hands[cutter] |= robbed_mask
-        hands[dealer] |= fola_robbed | taken
-        info = DealInfo(
-            tuple(deck),
-            cut,
-            cutter,
-            robbed,
-            (exposed[0], exposed[1], exposed[2], exposed[3]),
-            (dealt[0], dealt[1], dealt[2], dealt[3]),
-            tuple(fola),
-            tuple(fola[:i]),
-            fola[i] if i < len(fola) else -1,
-            taken,
-            left & ~taken,
-            (faceup[0], faceup[1], faceup[2], faceup[3]),
-        )
-        # rules §2.5: the cutter discards first, then the dealer, back to 21 each
-        if robbed_mask:
-            to_move, legal = cutter, discard_mask(hands[cutter])
-        elif fola_robbed | taken:
-            to_move, legal = dealer, discard_mask(hands[dealer])
-        else:
-            to_move, legal = None, 0
-        state = _new_state(
-            State,
-            (
-                (hands[0], hands[1], hands[2], hands[3]),
-                dealer,
-                DISCARD,
-                to_move,
-                (dealer + 1) & 3,
-                (),
-                (),
-                (),
-                (0, 0),
-                legal,
-                0,
-                (0, 0),
-                (),
-                info,
-            ),
-        )
-        return state if to_move is not None else self._next_declarer(state, (dealer + 1) & 3)
-
-    def _next_declarer(self, state: State, seat: int) -> State:
-        """Return state with the first player from seat on (the dealer declares last) who holds
-        an undeclared versicola to move; else the play (rules §3: players without a
-        combination are skipped)."""
-        dealer = state.dealer
-        while True:
-            legal = declarable(state.hands[seat])
-            if legal:
-                return _turn(state, DECLARE, seat, legal, state.declared)
-            if seat == dealer:
-                return self._start_play(state)
-            seat = (seat + 1) & 3
+        return deal(list(deck), dealer, cut)
 
     @staticmethod
     def declared_kinds(state: State, seat: int) -> int:
@@ -535,28 +305,14 @@ class Minchiate(TrickGame[State]):
     # -- transitions ------------------------------------------------------------------------
     def apply(self, state: State, action: int) -> State:
         """Return the state after the player to move takes action (IllegalAction if not)."""
-        (
-            hands,
-            dealer,
-            phase,
-            p,
-            leader,
-            trick,
-            tricks,
-            winners,
-            piles,
-            legal,
-            led,
-            discards,
-            declared,
-            info,
-        ) = state
+        (hands, dealer, phase, p, leader, trick, tricks, winners, piles, legal, led, discards,
+         declared, info) = state  # fmt: skip
         if p is None or action < 0 or not legal >> action & 1:
             raise IllegalAction(self.illegal_reason(state, action))
         if phase != PLAY:
             if phase == DISCARD:
-                return self._after_discard(state, action)
-            return self._after_declaration(state, action)
+                return after_discard(state, action)
+            return after_declaration(state, action)
         bit = 1 << action
         if p == 0:
             hands = (hands[0] ^ bit, hands[1], hands[2], hands[3])
@@ -566,176 +322,64 @@ class Minchiate(TrickGame[State]):
             hands = (hands[0], hands[1], hands[2] ^ bit, hands[3])
         else:
             hands = (hands[0], hands[1], hands[2], hands[3] ^ bit)
-        if len(trick) < 3:
-            # play_mask, inlined (the hot path of playouts)
-            trick += ((p, action),)
-            suit = LED_MASK[trick[0][1]]
-            if not suit and len(trick) > 1:
-                suit = LED_MASK[trick[1][1]]  # rules §4: after a led Matto
-            p = (p + 1) & 3
-            hand = hands[p]
-            if not suit:
-                legal = hand
+        if len(trick) == 3:
+            # the trick is complete (rules §4): highest trump, else highest of the led suit
+            c0, c1, c2 = trick[0][1], trick[1][1], trick[2][1]
+            cards = (1 << c0) | (1 << c1) | (1 << c2) | bit
+            real = cards & ~MATTO_BIT
+            suit = LED_MASK[c0] or LED_MASK[c1]
+            best = real & TRUMP_MASK or real & suit
+            played = (c0, c1, c2, action)
+            winner = (p + 1 + played.index(best.bit_length() - 1)) & 3
+            ns, ew = piles
+            if winner & 1:
+                ew |= real
             else:
-                legal = hand & suit
-                if legal:
-                    king = legal & KING_MASK
-                    if king and not led & suit:
-                        for _, c in trick:
-                            if TRUMP_MASK >> c & 1:
-                                legal = king
-                                break
-                        else:
-                            legal |= hand & MATTO_BIT
+                ns |= real
+            if real != cards:  # rules §4: the Matto goes to its owner's team pile
+                if (p + 1 + played.index(MATTO)) & 1:
+                    ew |= MATTO_BIT
+                else:
+                    ns |= MATTO_BIT
+            winners += (winner,)
+            tricks += ((*trick, (p, action)),)
+            over = len(winners) == TRICKS
+            return _new_state(
+                State,
+                (hands, dealer, OVER if over else PLAY, None if over else winner, winner, (),
+                 tricks, winners, (ns, ew), 0 if over else hands[winner], led | suit, discards,
+                 declared, info),
+            )  # fmt: skip
+        # play_mask, inlined (the hot path of playouts)
+        trick += ((p, action),)
+        suit = LED_MASK[trick[0][1]]
+        if not suit and len(trick) > 1:
+            suit = LED_MASK[trick[1][1]]  # rules §4: after a led Matto
+        p = (p + 1) & 3
+        hand = hands[p]
+        if not suit:
+            legal = hand
+        else:
+            legal = hand & suit
+            if legal:
+                king = legal & KING_MASK
+                if king and not led & suit:
+                    for _, c in trick:
+                        if TRUMP_MASK >> c & 1:
+                            legal = king
+                            break
                     else:
                         legal |= hand & MATTO_BIT
                 else:
-                    legal = hand & TRUMP_MASK
-                    legal = legal | hand & MATTO_BIT if legal else hand
-            return _new_state(
-                State,
-                (
-                    hands,
-                    dealer,
-                    PLAY,
-                    p,
-                    leader,
-                    trick,
-                    tricks,
-                    winners,
-                    piles,
-                    legal,
-                    led,
-                    discards,
-                    declared,
-                    info,
-                ),
-            )
-        # the trick is complete (rules §4): highest trump, else highest of the led suit
-        c0, c1, c2 = trick[0][1], trick[1][1], trick[2][1]
-        trick += ((p, action),)
-        cards = (1 << c0) | (1 << c1) | (1 << c2) | bit
-        real = cards & ~MATTO_BIT
-        suit = LED_MASK[c0] or LED_MASK[c1]
-        best = real & TRUMP_MASK or real & suit
-        played = (c0, c1, c2, action)
-        winner = (p + 1 + played.index(best.bit_length() - 1)) & 3
-        ns, ew = piles
-        if winner & 1:
-            ew |= real
-        else:
-            ns |= real
-        if real != cards:
-            # rules §4: the Matto goes to its owner's team pile whoever wins the trick
-            if (p + 1 + played.index(MATTO)) & 1:
-                ew |= MATTO_BIT
+                    legal |= hand & MATTO_BIT
             else:
-                ns |= MATTO_BIT
-        winners += (winner,)
-        tricks += (trick,)
-        if len(winners) == TRICKS:
-            return _new_state(
-                State,
-                (
-                    hands,
-                    dealer,
-                    OVER,
-                    None,
-                    winner,
-                    (),
-                    tricks,
-                    winners,
-                    (ns, ew),
-                    0,
-                    led | suit,
-                    discards,
-                    declared,
-                    info,
-                ),
-            )
+                legal = hand & TRUMP_MASK
+                legal = legal | hand & MATTO_BIT if legal else hand
         return _new_state(
             State,
-            (
-                hands,
-                dealer,
-                PLAY,
-                winner,
-                winner,
-                (),
-                tricks,
-                winners,
-                (ns, ew),
-                hands[winner],
-                led | suit,
-                discards,
-                declared,
-                info,
-            ),
-        )
-
-    def _after_discard(self, state: State, card: int) -> State:
-        """Return the state after the cutter or the dealer discards card (rules §2.5)."""
-        hands, dealer, _, p, leader, _, _, _, _, legal, _, discards, declared, info = state
-        assert p is not None
-        bit = 1 << card
-        h = list(hands)
-        h[p] ^= bit
-        hands = (h[0], h[1], h[2], h[3])
-        cutter_d, dealer_d = discards
-        if p == dealer:
-            dealer_d |= bit
-        else:
-            cutter_d |= bit
-        if h[p].bit_count() > HAND_SIZE:
-            # the next discard: the same choice less this card, unless it was the last one
-            legal = legal & ~bit if legal & DISCARDABLE & ~bit else discard_mask(h[p])
-        elif p != dealer and h[dealer].bit_count() > HAND_SIZE:
-            p, legal = dealer, discard_mask(h[dealer])
-        else:
-            p, legal = None, 0
-        state = _new_state(
-            State,
-            (
-                hands,
-                dealer,
-                DISCARD,
-                p,
-                leader,
-                (),
-                (),
-                (),
-                (0, 0),
-                legal,
-                0,
-                (cutter_d, dealer_d),
-                declared,
-                info,
-            ),
-        )
-        return state if p is not None else self._next_declarer(state, (dealer + 1) & 3)
-
-    def _after_declaration(self, state: State, action: int) -> State:
-        """Return the state after a declaration choice (rules §3): a versicola is shown and
-        scored, or DECL-DONE passes to the next player."""
-        p = state.to_move
-        assert p is not None
-        if action != DONE:
-            kind = action - N_CARDS
-            combo = next(c for c in combos(state.hands[p]) if c.kind == kind)
-            declared = (*state.declared, (p, kind, combo.cards, combo.value))
-            legal = state.legal & ~(1 << action)
-            if legal != 1 << DONE:
-                return _turn(state, DECLARE, p, legal, declared)
-            state = _turn(state, DECLARE, p, 0, declared)
-        if p == state.dealer:
-            return self._start_play(state)
-        return self._next_declarer(state, (p + 1) & 3)
-
-    def _start_play(self, state: State) -> State:
-        """Return state at the first lead (rules §2.6: the Fola is now shown; §4: next(dealer)
-        leads the first trick)."""
-        leader = (state.dealer + 1) & 3
-        return _turn(state, PLAY, leader, state.hands[leader], state.declared)
+            (hands, dealer, PLAY, p, leader, trick, tricks, winners, piles, legal, led, discards,
+             declared, info),
+        )  # fmt: skip
 
     # -- scoring ---------------------------------------------------------------------------
     def scores(self, state: State) -> list[Score]:

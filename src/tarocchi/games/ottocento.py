@@ -19,10 +19,9 @@ Section numbers (§) refer to docs/rules.md (Ottocento).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
 from typing import ClassVar, NamedTuple
 
-from tarocchi.cards import BIT, SEATS, TEAMS, TRUMPS, iter_bits, mask_of, popcount
+from tarocchi.cards import BIT, SEATS, TRUMPS, iter_bits, mask_of, popcount
 from tarocchi.games.base import (
     ActionDetail,
     Event,
@@ -48,17 +47,26 @@ from tarocchi.games.ottocento_combos import (
     KNIGHTS_MASK,
     QUEENS_MASK,
     TAROCCHI_MASK,
-    Analysis,
-    Combo,
     analyse,
     combination_value,
 )
-from tarocchi.i18n import Msg, joined, nmsg
+from tarocchi.games.ottocento_notes import (
+    CARD_POINTS_LABEL,
+    card_points_line,
+    codes,
+    combos_note,
+    declaration_extra,
+    declaration_line,
+    describe_declaration,
+    discard_line,
+    last_trick_lines,
+    matto_line,
+)
+from tarocchi.i18n import Msg, nmsg
 from tarocchi.packs.bolognese import (
     ANGEL,
     BEGATO,
     CANONICAL,
-    CANONICAL_INDEX,
     MATTO,
     MOOR1,
     MOORS_MASK,
@@ -77,7 +85,6 @@ LAST_TRICK_BONUS = 6
 DECLARE_ACTION = PACK.size  # 62
 PASS_ACTION = PACK.size + 1  # 63
 DECIDE_LEGAL = BIT[DECLARE_ACTION] | BIT[PASS_ACTION]
-CARD_POINTS_LABEL = Msg("Card points (counted in pairs)")
 DECLARATIONS_LABEL = Msg("Declarations")
 PASS_LABEL = Msg("Pass: declare nothing, keep your hand hidden and score no declaration")
 
@@ -167,6 +174,36 @@ class State(Fields):
     GAME: ClassVar[str] = "ottocento"
 
 
+def settle(
+    piles: Sequence[int], dealer: int, discard: int, won_ew: int, owner: int, taker: int
+) -> tuple[int, int, int, int]:
+    """Return the teams' piles (NS, EW) at the end of a deal, the dealer's discard and the
+    Matto settled (rules §5: owner played the Matto, taker won its trick; EW won won_ew
+    tricks), the team that won no trick (-1: none) and the card given for the Matto (-1)."""
+    pl = [piles[0], piles[1]]
+    dealer_team = dealer & 1
+    pl[dealer_team] |= discard
+    swept = -1
+    if won_ew == 0 or won_ew == TRICKS:
+        swept = 1 if won_ew == 0 else 0
+        # rules §5: a team with no trick loses its Matto (no debt) and, as the dealer's
+        # team, the discard
+        if pl[swept] & MATTO_BIT:
+            pl[swept] ^= MATTO_BIT
+            pl[1 - swept] |= MATTO_BIT
+        if swept == dealer_team:
+            pl[swept] &= ~discard
+            pl[1 - swept] |= discard
+    settled = -1
+    owner_team = owner & 1
+    if owner_team != taker & 1 and swept != owner_team:
+        # rules §5: the Matto stays with its team, which owes the takers one card
+        settled = settle_matto(pl[owner_team], pl[1 - owner_team])
+        pl[owner_team] ^= BIT[settled]
+        pl[1 - owner_team] |= BIT[settled]
+    return pl[0], pl[1], swept, settled
+
+
 _new_state = tuple.__new__  # builds a State without the Python-level __new__ (hot path)
 
 
@@ -202,6 +239,9 @@ def settle_matto(owner: int, other: int) -> int:
         if delta == 0:
             break
     return best
+
+
+_LAST_TRICK_LINES = last_trick_lines(LAST_TRICK_BONUS)
 
 
 class Ottocento(TrickGame[State]):
@@ -311,21 +351,9 @@ class Ottocento(TrickGame[State]):
                 legal = hand
             return _new_state(
                 State,
-                (
-                    hands,
-                    dealer,
-                    PLAY,
-                    p,
-                    leader,
-                    trick,
-                    tricks,
-                    winners,
-                    piles,
-                    discard,
-                    legal,
-                    decls,
-                ),
-            )
+                (hands, dealer, PLAY, p, leader, trick, tricks, winners, piles, discard, legal,
+                 decls),
+            )  # fmt: skip
         # the trick is complete (rules §4): highest trump, else highest of the led suit
         c0, c1, c2 = trick[0][1], trick[1][1], trick[2][1]
         cards = BIT[c0] | BIT[c1] | BIT[c2] | bit
@@ -345,21 +373,9 @@ class Ottocento(TrickGame[State]):
         if len(winners) == TRICKS:
             return _new_state(
                 State,
-                (
-                    hands,
-                    dealer,
-                    OVER,
-                    None,
-                    winner,
-                    (),
-                    tricks,
-                    winners,
-                    (ns, ew),
-                    discard,
-                    0,
-                    decls,
-                ),
-            )
+                (hands, dealer, OVER, None, winner, (), tricks, winners, (ns, ew), discard, 0,
+                 decls),
+            )  # fmt: skip
         return _new_state(
             State,
             (
@@ -418,8 +434,6 @@ class Ottocento(TrickGame[State]):
         won_ew = sum(map(BIT[0].__and__, winners))
         dealer, discard = state.dealer, state.discard
         dealer_team = dealer & 1
-        piles = list(state.piles)
-        piles[dealer_team] |= discard
         # rules §5: who played the Matto, and who took that trick
         owner = taker = 0
         for trick, w in zip(state.tricks, winners, strict=True):
@@ -427,33 +441,18 @@ class Ottocento(TrickGame[State]):
                 owner = next(seat for seat, card in trick if card == MATTO)
                 taker = w
                 break
-        owner_team = owner & 1
-        swept = -1  # the team that won no trick, if any
-        if won_ew == 0 or won_ew == TRICKS:
-            swept = 1 if won_ew == 0 else 0
-            # rules §5: a team with no trick loses its Matto (no debt) and, as the dealer's
-            # team, the discard
-            if piles[swept] & MATTO_BIT:
-                piles[swept] ^= MATTO_BIT
-                piles[1 - swept] |= MATTO_BIT
-            if swept == dealer_team:
-                piles[swept] &= ~discard
-                piles[1 - swept] |= discard
-        settled = -1
-        if owner_team != taker & 1 and swept != owner_team:
-            # rules §5: the Matto stays with its team, which owes the takers one card
-            settled = settle_matto(piles[owner_team], piles[1 - owner_team])
-            piles[owner_team] ^= BIT[settled]
-            piles[1 - owner_team] |= BIT[settled]
+        ns_pile, ew_pile, swept, settled = settle(
+            state.piles, dealer, discard, won_ew, owner, taker
+        )
         lines: list[ScoreLine] = []
         declared = [0, 0]
         for s, shown, value in state.declarations:
             if shown:
                 declared[s & 1] += value
-                lines.append(_declaration_line(s, value, shown))
-        ns_pile, ew_pile = piles
+                lines.append(declaration_line(s, value, shown))
         cp_line = card_points_line(
             TRICKS - won_ew,
+            won_ew,
             ns_pile.bit_count(),
             PACK.points_of(ns_pile),
             ew_pile.bit_count(),
@@ -469,15 +468,15 @@ class Ottocento(TrickGame[State]):
         )
         last = winners[-1]
         lines.append(_LAST_TRICK_LINES[last])
-        lines.append(_matto_line(owner, taker, settled, swept))
-        lines.append(_discard_line(dealer, discard, swept == dealer_team))
+        lines.append(matto_line(owner, taker, settled, swept))
+        lines.append(discard_line(dealer, discard, swept == dealer_team))
         cp = (int(cp_line.ns), int(cp_line.ew))
         ns = cp[0] + ns_found.value + declared[0] + (LAST_TRICK_BONUS if not last & 1 else 0)
         ew = cp[1] + ew_found.value + declared[1] + (LAST_TRICK_BONUS if last & 1 else 0)
         extra = (
             ("tricks", (TRICKS - won_ew, won_ew)),
-            ("discard", _codes(discard)),
-            ("declarations", tuple(_declaration_extra(*d) for d in state.declarations if d[1])),
+            ("discard", codes(discard)),
+            ("declarations", tuple(declaration_extra(*d) for d in state.declarations if d[1])),
             ("matto_settlement", PACK.codes[settled] if settled >= 0 else None),
             ("card_points", cp),
             ("captured", (ns_found.value, ew_found.value)),
@@ -601,21 +600,9 @@ def _first_turn(
     if combination_value(hand):
         return _new_state(
             State,
-            (
-                hands,
-                dealer,
-                DECLARE,
-                p,
-                leader,
-                trick,
-                (),
-                (),
-                (0, 0),
-                discard,
-                DECIDE_LEGAL,
-                decls,
-            ),
-        )
+            (hands, dealer, DECLARE, p, leader, trick, (), (), (0, 0), discard, DECIDE_LEGAL,
+             decls),
+        )  # fmt: skip
     legal = play_mask(hand, trick)
     return _new_state(
         State,
@@ -624,149 +611,6 @@ def _first_turn(
             (*decls, (p, 0, 0)),
         ),
     )  # fmt: skip
-
-
-def _split(team: int, value: int) -> tuple[int, int]:
-    return (value, 0) if team == 0 else (0, value)
-
-
-# The lines of a result are immutable values that recur from deal to deal: built once.
-
-
-@lru_cache(maxsize=4096)
-def _codes(mask: int) -> tuple[str, ...]:
-    return tuple(PACK.codes_of(mask))
-
-
-@lru_cache(maxsize=4096)
-def _declaration_line(seat: int, value: int, shown: int) -> ScoreLine:
-    return ScoreLine(
-        Msg("Declared by %(seat)s", seat=SEATS[seat]),
-        *_split(seat & 1, value),
-        describe_declaration(shown),
-    )
-
-
-@lru_cache(maxsize=4096)
-def _declaration_extra(seat: int, shown: int, value: int) -> tuple[int, int, tuple[str, ...], str]:
-    return (seat, value, _codes(shown), describe_declaration(shown))
-
-
-def card_points_line(
-    ns_won: int, ns_count: int, ns_raw: int, ew_count: int, ew_raw: int
-) -> ScoreLine:
-    """Return the card points line (rules §1: counted in pairs, each pair scores its two
-    values minus one; every pile has an even number of cards, rules §5)."""
-    return ScoreLine(
-        CARD_POINTS_LABEL,
-        (2 * ns_raw - ns_count) // 2,
-        (2 * ew_raw - ew_count) // 2,
-        Msg(
-            "NS took %(ns_tricks)d tricks and hold %(ns_cards)d cards worth %(ns_points)d; "
-            "EW took %(ew_tricks)d tricks and hold %(ew_cards)d cards worth %(ew_points)d; "
-            "each pair of cards scores its two values minus 1",
-            ns_tricks=ns_won,
-            ns_cards=ns_count,
-            ns_points=ns_raw,
-            ew_tricks=TRICKS - ns_won,
-            ew_cards=ew_count,
-            ew_points=ew_raw,
-        ),
-    )
-
-
-_LAST_TRICK_LINES = tuple(
-    ScoreLine(
-        Msg("Last trick"),
-        *_split(s & 1, LAST_TRICK_BONUS),
-        Msg("won by %(seat)s", seat=SEATS[s]),
-    )
-    for s in range(4)
-)
-
-
-@cache  # at most 4 * 4 * 62 * 3 lines
-def _matto_line(owner: int, taker: int, settled: int, swept: int) -> ScoreLine:
-    """Return the line telling where the Matto went and what was given for it (rules §5)."""
-    team, other = TEAMS[owner & 1], TEAMS[1 - (owner & 1)]
-    if swept == owner & 1:
-        note = Msg(
-            "%(team)s won no trick, so %(owner)s's Matto goes to %(other)s",
-            team=team,
-            owner=SEATS[owner],
-            other=other,
-        )
-    elif settled >= 0:
-        note = Msg(
-            "%(owner)s's Matto fell in a trick won by %(taker)s: "
-            "%(team)s keep the Matto and give %(card)s to %(other)s",
-            owner=SEATS[owner],
-            taker=SEATS[taker],
-            team=team,
-            card=PACK.cards[settled],
-            other=other,
-        )
-    else:
-        note = Msg(
-            "%(owner)s's Matto fell in a trick won by its own team: no exchange",
-            owner=SEATS[owner],
-        )
-    return ScoreLine(Msg("Matto settlement"), 0, 0, note)
-
-
-@cache  # at most 4 * 1891 * 2 lines
-def _discard_line(dealer: int, discard: int, lost: bool) -> ScoreLine:
-    """Return the line telling whose pile the discard joined (rules §2, §5)."""
-    team = TEAMS[dealer & 1]
-    if lost:
-        note = Msg(
-            "%(dealer)s discarded %(cards)s; %(team)s won no trick, so it goes to %(other)s",
-            dealer=SEATS[dealer],
-            cards=cards_text(discard),
-            team=team,
-            other=TEAMS[1 - (dealer & 1)],
-        )
-    else:
-        note = Msg(
-            "%(dealer)s discarded %(cards)s; it counts for %(team)s, the dealer's team",
-            dealer=SEATS[dealer],
-            cards=cards_text(discard),
-            team=team,
-        )
-    return ScoreLine(Msg("The discard"), 0, 0, note)
-
-
-@lru_cache(maxsize=4096)
-def cards_text(mask: int) -> Msg:
-    """Return the cards of a mask in canonical order (strongest first), named and joined."""
-    return joined([PACK.cards[c] for c in sorted(iter_bits(mask), key=CANONICAL_INDEX.__getitem__)])
-
-
-@lru_cache(maxsize=4096)
-def describe_declaration(shown: int) -> str:
-    """Return the combinations a declaration showed, e.g. "3 Kings 17, ..." (the shown cards
-    score exactly what the whole hand scored)."""
-    return analyse(shown).describe()
-
-
-@lru_cache(maxsize=4096)
-def _combo_text(combo: Combo) -> str:
-    return Msg("%(combo)s: %(cards)s", combo=combo.describe(), cards=cards_text(combo.cards))
-
-
-@lru_cache(maxsize=4096)
-def combos_note(found: Analysis) -> str:
-    """Describe the combinations of a pile with their cards."""
-    if not found.value:
-        return Msg("no combinations")
-    parts = [_combo_text(x) for x in found.combos]
-    if found.sets_doubled:
-        parts.append(Msg("%(n)d different sets: set points doubled", n=len(found.sets)))
-    if found.sequences_doubled:
-        parts.append(
-            Msg("%(n)d different sequences: sequence points doubled", n=len(found.sequences))
-        )
-    return joined(parts, "; ")
 
 
 RULES = Ottocento()

@@ -165,6 +165,42 @@ def play(
 
 
 @njit(cache=True)
+def trick_so_far(
+    cards: Cards,
+    tseats: np.ndarray,
+    tcards: np.ndarray,
+    n: int,
+    me: int,
+    ts: np.ndarray,
+    tc: np.ndarray,
+    rest: np.ndarray,
+) -> tuple[int, int, int, bool, int]:
+    """Copy the trick's first n plays to ts/tc and the seats to play after me to rest; return
+    the led suit (-1: none yet), the points of me's team's cards and of the opponents', whether
+    a trump is in the trick, and how many seats play after me."""
+    nrest = 0
+    for i in range(1, 4 - n):
+        rest[nrest] = (me + i) & 3
+        nrest += 1
+    led = -1
+    own = opp = 0
+    trumped = False
+    for i in range(n):
+        c = tcards[i]
+        ts[i], tc[i] = tseats[i], c
+        s = cards.suit_of[c]
+        if led < 0 and s != FOOL:
+            led = s
+        if c != cards.matto:
+            if (tseats[i] ^ me) & 1:
+                opp += cards.points[c]
+            else:
+                own += cards.points[c]
+            trumped = trumped or s == TRUMPS
+    return led, own, opp, trumped, nrest
+
+
+@njit(cache=True)
 def best(cards: Cards, tseats: np.ndarray, tcards: np.ndarray, n: int, led: int) -> tuple[int, int]:
     """(Seat, card) winning the first n plays of a trick of suit led (common.best_play)."""
     bs, bc, bt = -1, -1, False

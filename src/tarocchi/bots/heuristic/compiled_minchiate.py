@@ -26,10 +26,11 @@ from tarocchi.bots.heuristic.compiled_common import (
     outlook,
     recorded,
     scratch,
+    trick_so_far,
 )
 from tarocchi.bots.heuristic.minchiate import HeuristicBot, fola_cards
 from tarocchi.bots.inference import void_masks
-from tarocchi.cards import FOOL, TRUMPS
+from tarocchi.cards import TRUMPS
 from tarocchi.compiled import low_card, n_cards
 from tarocchi.games.base import led_suit
 from tarocchi.packs.minchiate import MATTO, PACK
@@ -101,6 +102,70 @@ def _keep(pr: np.ndarray, card: int, u_lo: int, u_hi: int, future: float) -> flo
 
 
 @njit(cache=True)
+def _places(
+    hands: np.ndarray,
+    me: int,
+    u_lo: int,
+    u_hi: int,
+    voids: np.ndarray,
+    shown: np.ndarray,
+    sizes: np.ndarray,
+    plo: np.ndarray,
+    phi: np.ndarray,
+    w: np.ndarray,
+) -> None:
+    """Fill sizes with each hand's size, plo/phi with the unseen cards (u_lo, u_hi) each other
+    seat may hold, and w with each unseen card's weight: 1 / the number of cards of the hands
+    it may lie in (Odds)."""
+    for s in range(4):
+        sizes[s] = n_cards(hands[s, 0]) + n_cards(hands[s, 1])
+        if s == me:
+            plo[s] = phi[s] = 0
+            continue
+        v_lo, v_hi = voids[s, 0], voids[s, 1]
+        for t in range(4):
+            if t != s:  # a card shown in t's hand is not in s's
+                v_lo |= shown[t, 0]
+                v_hi |= shown[t, 1]
+        plo[s], phi[s] = u_lo & ~v_lo, u_hi & ~v_hi
+    for word in range(2):
+        m = u_hi if word else u_lo
+        off = SPLIT if word else 0
+        while m:
+            b = m & -m
+            m &= m - 1
+            slots = 0
+            for s in range(4):
+                if (phi[s] if word else plo[s]) & b:
+                    slots += sizes[s]
+            c = off + low_card(b)
+            w[c] = 1.0 / slots if slots else 0.0
+
+
+@njit(cache=True)
+def _king_after(
+    king: int,
+    u_lo: int,
+    team: int,
+    rest: np.ndarray,
+    nrest: int,
+    sizes: np.ndarray,
+    plo: np.ndarray,
+    w: np.ndarray,
+) -> float:
+    """Return the odds that an opponent still to play holds king, unseen, and must give it
+    up to the trump already in the trick (rules §4: the King rule)."""
+    after = 0.0
+    if king & u_lo:
+        kc = low_card(king)
+        for r in range(nrest):
+            s = rest[r]
+            if (s & 1) != team:
+                after += min(1.0, sizes[s] * w[kc]) if plo[s] & king else 0.0
+    return after
+
+
+@njit(cache=True)
 def choose(
     pr: np.ndarray,
     hands: np.ndarray,
@@ -125,60 +190,14 @@ def choose(
     team = me & 1
     u_lo = _FULL_LO & ~(hands[me, 0] | gone[0])
     u_hi = _FULL_HI & ~(hands[me, 1] | gone[1])
-    for s in range(4):
-        sizes[s] = n_cards(hands[s, 0]) + n_cards(hands[s, 1])
-        if s == me:
-            plo[s] = phi[s] = 0
-            continue
-        v_lo, v_hi = voids[s, 0], voids[s, 1]
-        for t in range(4):
-            if t != s:  # a card shown in t's hand is not in s's
-                v_lo |= shown[t, 0]
-                v_hi |= shown[t, 1]
-        plo[s], phi[s] = u_lo & ~v_lo, u_hi & ~v_hi
-    # weight of an unseen card: 1 / the number of cards of the hands it may lie in (Odds)
-    for word in range(2):
-        m = u_hi if word else u_lo
-        off = SPLIT if word else 0
-        while m:
-            b = m & -m
-            m &= m - 1
-            slots = 0
-            for s in range(4):
-                if (phi[s] if word else plo[s]) & b:
-                    slots += sizes[s]
-            c = off + low_card(b)
-            w[c] = 1.0 / slots if slots else 0.0
+    _places(hands, me, u_lo, u_hi, voids, shown, sizes, plo, phi, w)
     future = min(1.0, (sizes[me] - 1) / 4)
-    nrest = 0
-    for i in range(1, 4 - n):
-        rest[nrest] = (me + i) & 3
-        nrest += 1
-    led = -1
-    own = opp = 0
-    trumped = False
-    for i in range(n):
-        c = tcards[i]
-        ts[i], tc[i] = tseats[i], c
-        if led < 0 and _SUIT_OF[c] != FOOL:
-            led = _SUIT_OF[c]
-        if c != MATTO:
-            if (tseats[i] ^ me) & 1:
-                opp += _POINTS[c]
-            else:
-                own += _POINTS[c]
-            trumped = trumped or _SUIT_OF[c] == TRUMPS
+    led, own, opp, trumped, nrest = trick_so_far(_CARDS, tseats, tcards, n, me, ts, tc, rest)
     # rules §4: on a suit's first lead, a trump forces a later holder's King
     first_lead = 0 <= led < TRUMPS and not led_lo & _GROUP[led]
     king_after = 0.0
     if first_lead and not trumped:
-        king = _KINGS & _GROUP[led]
-        if king & u_lo:
-            kc = low_card(king)
-            for r in range(nrest):
-                s = rest[r]
-                if (s & 1) != team:
-                    king_after += min(1.0, sizes[s] * w[kc]) if plo[s] & king else 0.0
+        king_after = _king_after(_KINGS & _GROUP[led], u_lo, team, rest, nrest, sizes, plo, w)
     best_c, best_v = -1, -1e300
     for word in range(2):
         m = l_hi if word else l_lo

@@ -153,6 +153,71 @@ def _winner(ts: np.ndarray, tc: np.ndarray, n: int, led: int) -> tuple[int, int]
 
 
 @njit(cache=True)
+def _stakes(
+    ts: np.ndarray,
+    tc: np.ndarray,
+    n: int,
+    me: int,
+    mine: int,
+    mine_v: int,
+    theirs: int,
+    theirs_v: int,
+    bonus: int,
+) -> tuple[float, float]:
+    """Return what me's team gains if it wins the trick and loses if not, before me's card:
+    the first n cards' swings, a future card from each player still to play, the bonus."""
+    gain, loss = 0.0, 0.0
+    for i in range(n):
+        c = tc[i]
+        if c == MATTO:
+            if (ts[i] ^ me) & 1:
+                gain += 1.0
+            else:
+                loss += 1.0
+        elif (ts[i] ^ me) & 1:
+            gain += _swing(c, mine, mine_v, theirs, theirs_v)
+        else:
+            loss += _swing(c, mine, mine_v, theirs, theirs_v)
+    n_opp, n_mate = 0, 0
+    for k in range(1, 4 - n):
+        if k & 1:
+            n_opp += 1
+        else:
+            n_mate += 1
+    return gain + FUTURE_CARD * n_opp + bonus, loss + FUTURE_CARD * n_mate + bonus
+
+
+@njit(cache=True)
+def _p_team(
+    hands: np.ndarray,
+    shown: np.ndarray,
+    unseen: int,
+    voids: np.ndarray,
+    ts: np.ndarray,
+    tc: np.ndarray,
+    n: int,
+    me: int,
+    led: int,
+) -> float:
+    """Return the odds that me's team wins the trick once me's card (tc[n]) is down
+    (HeuristicBot.p_team_wins); 0.4 when only the Matto is in it."""
+    p = 0.4
+    if led >= 0:
+        ws, wc = _winner(ts, tc, n + 1, led)
+        if ws >= 0:
+            ours = not (ws ^ me) & 1
+            p = 1.0 if ours else 0.0
+            for k in range(1, 4 - n):
+                s = (me + k) & 3
+                if k & 1:
+                    if p:
+                        p *= 1.0 - _p_beat(hands, shown, unseen, voids, s, wc, led)
+                elif not ours:
+                    p = max(p, PARTNER_TAKES * _p_beat(hands, shown, unseen, voids, s, wc, led))
+    return p
+
+
+@njit(cache=True)
 def choose(
     hands: np.ndarray,
     me: int,
@@ -187,26 +252,7 @@ def choose(
     mine_v, theirs_v = combination_value(mine), combination_value(theirs)
     left = n_cards(hand)
     bonus = LAST_TRICK_BONUS if left == 1 else 0
-    gain0, loss0 = 0.0, 0.0
-    for i in range(n):
-        c = tc[i]
-        if c == MATTO:
-            if (ts[i] ^ me) & 1:
-                gain0 += 1.0
-            else:
-                loss0 += 1.0
-        elif (ts[i] ^ me) & 1:
-            gain0 += _swing(c, mine, mine_v, theirs, theirs_v)
-        else:
-            loss0 += _swing(c, mine, mine_v, theirs, theirs_v)
-    n_opp, n_mate = 0, 0
-    for k in range(1, 4 - n):
-        if k & 1:
-            n_opp += 1
-        else:
-            n_mate += 1
-    gain0 += FUTURE_CARD * n_opp + bonus
-    loss0 += FUTURE_CARD * n_mate + bonus
+    gain0, loss0 = _stakes(ts, tc, n, me, mine, mine_v, theirs, theirs_v, bonus)
     led0 = -1
     for i in range(n):
         if _SUIT_OF[tc[i]] != FOOL:
@@ -221,20 +267,7 @@ def choose(
         led = led0
         if led < 0 and card != MATTO:
             led = _SUIT_OF[card]
-        # HeuristicBot.p_team_wins
-        p = 0.4
-        if led >= 0:
-            ws, wc = _winner(ts, tc, n + 1, led)
-            if ws >= 0:
-                ours = not (ws ^ me) & 1
-                p = 1.0 if ours else 0.0
-                for k in range(1, 4 - n):
-                    s = (me + k) & 3
-                    if k & 1:
-                        if p:
-                            p *= 1.0 - _p_beat(hands, shown, unseen, voids, s, wc, led)
-                    elif not ours:
-                        p = max(p, PARTNER_TAKES * _p_beat(hands, shown, unseen, voids, s, wc, led))
+        p = _p_team(hands, shown, unseen, voids, ts, tc, n, me, led)
         if card == MATTO:
             loss = loss0 + 1.0
             value = p * gain0 - (1.0 - p) * loss

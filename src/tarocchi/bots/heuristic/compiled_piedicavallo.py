@@ -30,10 +30,11 @@ from tarocchi.bots.heuristic.compiled_common import (
     recorded,
     reveal_void,
     scratch,
+    trick_so_far,
 )
 from tarocchi.bots.heuristic.piedicavallo import HeuristicBot
 from tarocchi.bots.inference import void_masks
-from tarocchi.cards import FOOL, TRUMPS, popcount
+from tarocchi.cards import TRUMPS, popcount
 from tarocchi.compiled import low_card, n_cards
 from tarocchi.games.piedicavallo import DISCARDABLE_SUIT, DISCARDABLE_TRUMPS
 from tarocchi.packs.piemontese import MATTO, PACK, T1, T21
@@ -89,6 +90,34 @@ def _keep(pr: np.ndarray, card: int, unseen: int) -> float:
 
 
 @njit(cache=True)
+def _weights(
+    w: np.ndarray,
+    unseen: int,
+    possible: np.ndarray,
+    sizes: np.ndarray,
+    discard_hidden: bool,
+    announced: int,
+) -> None:
+    """Fill w with the weight of each unseen card: 1 / the number of hidden places it may lie
+    in (Odds), the dealer's discard among them when it is hidden from me."""
+    m = unseen
+    while m:
+        c = low_card(m)
+        m &= m - 1
+        b = 1 << c
+        slots = 0
+        for s in range(4):
+            if possible[s] & b:
+                slots += sizes[s]
+        if discard_hidden:  # rules §2: the discard holds `announced` trumps, no protected card
+            if DISCARDABLE_TRUMPS & b:
+                slots += announced
+            if DISCARDABLE_SUIT & b:
+                slots += 2 - announced
+        w[c] = 1.0 / slots if slots else 0.0
+
+
+@njit(cache=True)
 def choose(
     pr: np.ndarray,
     hands: np.ndarray,
@@ -118,35 +147,9 @@ def choose(
     for s in range(4):
         sizes[s] = n_cards(hands[s])
         possible[s] = 0 if s == me else unseen & ~voids[s]
-    # weight of an unseen card: 1 / the number of hidden places it may lie in (Odds)
-    m = unseen
-    while m:
-        c = low_card(m)
-        m &= m - 1
-        b = 1 << c
-        slots = 0
-        for s in range(4):
-            if possible[s] & b:
-                slots += sizes[s]
-        if me != dealer:  # rules §2: the discard holds `announced` trumps, no protected card
-            if DISCARDABLE_TRUMPS & b:
-                slots += announced
-            if DISCARDABLE_SUIT & b:
-                slots += 2 - announced
-        w[c] = 1.0 / slots if slots else 0.0
-    nrest = 0
-    for i in range(1, 4 - n):
-        rest[nrest] = (me + i) & 3
-        nrest += 1
-    led = -1
-    base = 0
-    for i in range(n):
-        c = tcards[i]
-        ts[i], tc[i] = tseats[i], c
-        if led < 0 and _SUIT_OF[c] != FOOL:
-            led = _SUIT_OF[c]
-        if c != MATTO:
-            base += _POINTS[c]
+    _weights(w, unseen, possible, sizes, me != dealer, announced)
+    led, own, opp, _, nrest = trick_so_far(_CARDS, tseats, tcards, n, me, ts, tc, rest)
+    base = own + opp
     # rules §4: late in the deal a team without a trick plays for the sweep stake
     stake = pr[SWEEP] if not won[team] and won[0] + won[1] >= 9 else 0.0
     partner_suits = ledby[(me + 2) & 3] if led < 0 else 0
