@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -220,8 +221,6 @@ def web_load(
     first server (see `_flooded`).
     Each player comes from its own address (X-Forwarded-For, which the server trusts
     from loopback, as behind a proxy), as the server shares the AI by address."""
-    import asyncio
-
     procs = [_start_server(db) for _ in range(servers)]
     try:
         if flood:
@@ -276,8 +275,6 @@ class _Connection:
     ) -> tuple[int, dict[str, str], Any]:
         """Send one request from client number `client` (its own address); return its
         status, headers (lower-case names) and JSON body."""
-        import asyncio
-
         if self.streams is None:
             self.streams = await asyncio.open_connection("127.0.0.1", self.port)
         reader, writer = self.streams
@@ -316,7 +313,6 @@ async def _flood(port: int, game_name: str, seen: dict[str, int]) -> None:
     """Flood the AI from one client until cancelled: hard-level games and their hints,
     FLOOD_AT_ONCE requests at a time, each sent again as soon as it is answered, whatever
     the answer (a 429's Retry-After ignored); count the answers by status in `seen`."""
-    import asyncio
 
     async def hammer(c: _Connection, game_id: str, token: str) -> None:
         while True:
@@ -349,8 +345,6 @@ def _flooded(
     """Run the same players' deals twice on the servers, without the flood and then with it
     (the same conditions, so the flood's own cost shows); return the flooded run's figures
     with the other's under "without_flood"."""
-    import asyncio
-
     calm = asyncio.run(_load(servers, usage, game_name, clients, 1, think_ms))
     flooded = asyncio.run(_load(servers, usage, game_name, clients, 1, think_ms, flood=True))
     per_open_game = ("memory_kb_per_active_game", "db_bytes_per_open_game")
@@ -387,8 +381,6 @@ class _Flooder:
 
 def _flood_main(port: int, game_name: str, stop: Any, results: Any) -> None:
     """Flood until stop is set, then put the answers' counts in results."""
-    import asyncio
-
     seen: dict[str, int] = {}
 
     async def main() -> None:
@@ -406,6 +398,29 @@ def _flood_main(port: int, game_name: str, stop: Any, results: Any) -> None:
     results.put(seen)
 
 
+async def _memory_per_open_game(
+    server: tuple[subprocess.Popen[bytes], int], game_name: str, idle_games: int
+) -> float:
+    """Return the server's resident memory growth per game left in the middle of a deal."""
+    before = _rss_kb(server[0].pid)
+    idle = _Connection(server[1])
+    for i in range(idle_games):
+        body = {"game": game_name, "seed": 10_000 + i}
+        await idle.request("POST", "/api/games", body=body, client=10_000 + i)
+    idle.close()
+    return round((_rss_kb(server[0].pid) - before) / idle_games, 1)
+
+
+def _cpu_since(
+    servers: list[tuple[subprocess.Popen[bytes], int]], before: list[tuple[float, float]]
+) -> tuple[float, float]:
+    """Return the CPU seconds the server processes spent since before, and their AI workers."""
+    used = [_cpu_s(proc.pid) for proc, _ in servers]
+    serving = sum(a[0] - b[0] for b, a in zip(before, used, strict=True))
+    thinking = sum(a[1] - b[1] for b, a in zip(before, used, strict=True))
+    return serving, thinking
+
+
 async def _load(
     servers: list[tuple[subprocess.Popen[bytes], int]],
     usage: Callable[[], tuple[int, int]],
@@ -415,8 +430,6 @@ async def _load(
     think_ms: float,
     flood: bool = False,
 ) -> dict[str, Any]:
-    import asyncio
-
     lat: list[float] = []  # ms per request, AI thinking excluded
     total: list[float] = []
     server: list[float] = []  # ms the server itself spent on each request, AI excluded
@@ -454,28 +467,17 @@ async def _load(
 
     for i in range(len(servers)):  # warm up the servers and their AI workers
         await player(i, 0.0)
-    lat.clear()
-    total.clear()
-    server.clear()
+    for kept in (lat, total, server):
+        kept.clear()
     cpu = [_cpu_s(proc.pid) for proc, _ in servers]
     start = time.perf_counter()
     flooder = _Flooder(servers[0][1], game_name) if flood else None
     await asyncio.gather(*(player(1 + i, think_ms) for i in range(clients)))
     elapsed = time.perf_counter() - start
     seen = flooder.finish() if flooder is not None else {}
-    # CPU seconds the server processes spent, and their AI workers
-    used = [_cpu_s(proc.pid) for proc, _ in servers]
-    serving = sum(after[0] - before[0] for before, after in zip(cpu, used, strict=True))
-    thinking = sum(after[1] - before[1] for before, after in zip(cpu, used, strict=True))
+    serving, thinking = _cpu_since(servers, cpu)
     played, played_bytes = usage()
-    pid, port = servers[0][0].pid, servers[0][1]
-    before = _rss_kb(pid)
-    idle = _Connection(port)
-    for i in range(idle_games):  # games left in the middle of a deal
-        body = {"game": game_name, "seed": 10_000 + i}
-        await idle.request("POST", "/api/games", body=body, client=10_000 + i)
-    idle.close()
-    after = _rss_kb(pid)
+    memory_kb = await _memory_per_open_game(servers[0], game_name, idle_games)
     idle_bytes = usage()[1] - played_bytes
     report: dict[str, Any] = {
         "clients": clients,
@@ -490,7 +492,7 @@ async def _load(
         **percentiles("latency_ms", lat, 50, 99),  # per request, the AI's thinking excluded
         **percentiles("server_ms", server, 50, 99),  # the server's own time, AI excluded
         **percentiles("with_ai_ms", total, 50, 95, 99),
-        "memory_kb_per_active_game": round((after - before) / idle_games, 1),
+        "memory_kb_per_active_game": memory_kb,
         # the database's bytes per finished deal (with the few it holds unfinished) and per
         # deal left open after the AI's first moves
         "db_bytes_per_finished_game": round(played_bytes / played),

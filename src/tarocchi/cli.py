@@ -21,6 +21,46 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = p.add_subparsers(dest="command", required=True)
 
+    add_serve_commands(sub)
+
+    play = sub.add_parser("play", help="play one deal in the terminal as South")
+    play.add_argument("game", choices=sorted(GAMES))
+    play.add_argument("--seed", type=int, default=None, help="deal number (random if omitted)")
+    play.add_argument(
+        "--level", default="normal", choices=sorted(LEVELS), help="how well the AI players play"
+    )
+    play.add_argument(
+        "--lang",
+        default=None,
+        choices=sorted(LANGUAGES),
+        help="the language to play in (default: from LANG, else English)",
+    )
+
+    add_arena_commands(sub)
+
+    add_bench_command(sub)
+
+    replay = sub.add_parser("replay", help="verify and show a deal record")
+    replay.add_argument("file", type=Path)
+
+    review = sub.add_parser("review", help="the AI's review of a seat's play in a deal record")
+    review.add_argument("file", type=Path)
+    review.add_argument("--seat", type=int, default=0, choices=range(4), help="0 South (default)")
+    review.add_argument(
+        "--level", default="hard", choices=sorted(LEVELS), help="the AI replayed in the seat"
+    )
+    review.add_argument("--json", action="store_true", help="print the review as JSON")
+    review.add_argument(
+        "--lang",
+        default=None,
+        choices=sorted(LANGUAGES),
+        help="the language of the review (default: from LANG, else English)",
+    )
+    return p
+
+
+def add_serve_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `serve` and `db upgrade`."""
     serve = sub.add_parser("serve", help="start the web app")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -49,19 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--db", default=None, help="a SQLite file or a postgresql:// URL (default: as serve)"
     )
 
-    play = sub.add_parser("play", help="play one deal in the terminal as South")
-    play.add_argument("game", choices=sorted(GAMES))
-    play.add_argument("--seed", type=int, default=None, help="deal number (random if omitted)")
-    play.add_argument(
-        "--level", default="normal", choices=sorted(LEVELS), help="how well the AI players play"
-    )
-    play.add_argument(
-        "--lang",
-        default=None,
-        choices=sorted(LANGUAGES),
-        help="the language to play in (default: from LANG, else English)",
-    )
 
+def add_arena_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `arena` and `bots`."""
     arena = sub.add_parser("arena", help="duplicate match between two bots")
     arena.add_argument("game", choices=sorted(GAMES))
     arena.add_argument("--a", required=True, help="bot of team A")
@@ -92,6 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("bots", help="list the bots arena accepts, with those packages register")
 
+
+def add_bench_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `bench`."""
     bench = sub.add_parser("bench", help="engine and AI speed")
     bench.add_argument("game", choices=sorted(GAMES))
     bench.add_argument("--json", action="store_true")
@@ -124,24 +157,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --load: the players' deals again with one more client flooding the AI "
         "(hard-level games and hints); the memory figure is left out",
     )  # fmt: skip
-
-    replay = sub.add_parser("replay", help="verify and show a deal record")
-    replay.add_argument("file", type=Path)
-
-    review = sub.add_parser("review", help="the AI's review of a seat's play in a deal record")
-    review.add_argument("file", type=Path)
-    review.add_argument("--seat", type=int, default=0, choices=range(4), help="0 South (default)")
-    review.add_argument(
-        "--level", default="hard", choices=sorted(LEVELS), help="the AI replayed in the seat"
-    )
-    review.add_argument("--json", action="store_true", help="print the review as JSON")
-    review.add_argument(
-        "--lang",
-        default=None,
-        choices=sorted(LANGUAGES),
-        help="the language of the review (default: from LANG, else English)",
-    )
-    return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -136,6 +136,16 @@ def create_app(
     app.add_middleware(Door)
     app.add_middleware(Headers)
 
+    add_error_handlers(app)
+    app.include_router(make_router(lambda request: request.app.state.games))
+    app.include_router(pages_router)
+    add_routes(app)
+    return app
+
+
+def add_error_handlers(app: FastAPI) -> None:
+    """Answer every error in the reader's language: a page for page URLs, JSON for the API."""
+
     @app.exception_handler(StarletteHTTPException)
     async def translated_error(request: Request, exc: StarletteHTTPException) -> Response:
         """An error's reason in the reader's language (the engine's and the API's reasons
@@ -187,8 +197,9 @@ def create_app(
         detail = Msg("malformed request (%(problems)s)", problems=joined(problems, "; "))
         return JSONResponse({"detail": tr.text(detail), "errors": errors}, 422)
 
-    app.include_router(make_router(lambda request: request.app.state.games))
-    app.include_router(pages_router)
+
+def add_routes(app: FastAPI) -> None:
+    """Add the health endpoints, the play page, the card images and the packs' cards."""
 
     @app.get("/healthz", response_model=Health)
     async def healthz() -> dict[str, str]:
@@ -260,5 +271,3 @@ def create_app(
                 for c in rules.pack.cards
             ],
         }  # fmt: skip
-
-    return app
