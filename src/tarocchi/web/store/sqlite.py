@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -31,14 +32,30 @@ def engine(url: sa.URL) -> sa.Engine:
         dbapi_connection.isolation_level = None  # transactions are begun below, DDL's too
         # WAL lets readers go on beside the writer; NORMAL sync keeps every commit through a
         # crash of the process (only the machine losing power could cost the last ones)
-        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", f"busy_timeout={BUSY_TIMEOUT_MS}"):
-            dbapi_connection.execute(f"PRAGMA {pragma}")
+        dbapi_connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        _wal(dbapi_connection)
+        dbapi_connection.execute("PRAGMA synchronous=NORMAL")
 
     @sa.event.listens_for(eng, "begin")
     def _begin(conn: sa.Connection) -> None:
         conn.exec_driver_sql(f"BEGIN {conn.get_execution_options().get(BEGIN_OPTION, '')}")
 
     return eng
+
+
+def _wal(db: sqlite3.Connection) -> None:
+    """Put the file in WAL mode. Switching a new file's journal needs it alone for a moment
+    and SQLite refuses at once, without waiting, while another process's connection opens
+    it (processes starting together): try again for up to the busy timeout."""
+    for _ in range(BUSY_TIMEOUT_MS // 50):
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e):
+                raise
+            time.sleep(0.05)
+    db.execute("PRAGMA journal_mode=WAL")
 
 
 def compact(url: sa.URL) -> None:
