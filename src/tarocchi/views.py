@@ -182,10 +182,6 @@ def step(
     """Apply an action; return the new state, seat's new view and what seat saw change. A card
     that was not played to a trick was laid aside face down: seat learns that (and which card,
     if it is its own)."""
-    key = (rules.name, state, action, seat, tr.lang)
-    known = _STEPS.get(key)
-    if known is not None:  # told a moment ago (the API tells a move, then the history)
-        return known[0], known[1], list(known[2])
     mover = state.to_move
     state = rules.apply(state, action)
     after = view(state, seat)
@@ -200,16 +196,7 @@ def step(
             aside = {"type": "aside", "seat": mover,
                      "text": tr.text(Msg(LAYS_ASIDE, seat=SEATS[mover]))}  # fmt: skip
         seen.insert(0, aside)
-    _STEPS[key] = (state, after, seen)
-    if len(_STEPS) > STEPS_SIZE:
-        del _STEPS[next(iter(_STEPS))]
-    return state, after, list(seen)
-
-
-# the steps told last, by (game, state, action, seat, language): a move the API has just told is
-# not told again when the deal's history catches up with it
-_STEPS: dict[tuple[str, Any, int, int, str], tuple[GameState, View, list[dict[str, Any]]]] = {}
-STEPS_SIZE = 256
+    return state, after, seen
 
 
 LAYS_CARD = N_("%(seat)s lays %(card)s aside.")
@@ -218,12 +205,13 @@ LAYS_ASIDE = N_("%(seat)s lays a card aside face down.")
 
 @dataclass(slots=True)
 class _Told:
-    """A history told so far: the actions, the state and view they lead to, the entries."""
+    """A history told so far: the actions, the state and view they lead to, and what was
+    seen: the deal's opening entries, then one list per action."""
 
     actions: tuple[int, ...]
     state: GameState
     view: View
-    entries: list[dict[str, Any]]
+    seen: list[list[dict[str, Any]]]
 
 
 # recent histories by (game, seed, seat, language): the next request for the same deal
@@ -234,27 +222,27 @@ TOLD_SIZE = 256
 
 def history(
     rules: TrickGame[Any], seed: int, actions: Sequence[int], seat: int, tr: Translator
-) -> tuple[View, list[dict[str, Any]]]:
+) -> tuple[View, list[list[dict[str, Any]]]]:
     """Return seat's view after actions in the deal of seed, and everything seat saw happen
-    in it, in play order: the entries of `changes` and `step`, built from seat's successive
-    views only."""
+    in it, in play order: the entries of the deal's opening view, then what each action
+    showed (`step`), built from seat's successive views only."""
     key = (rules.name, seed, seat, tr.lang)
     told = _TOLD.get(key)
     done = len(told.actions) if told else 0
     if told is None or done > len(actions) or tuple(actions[:done]) != told.actions:
         start = rules.deal(seed)
         first = view(start, seat)
-        told = _Told((), start, first, changes(None, first, tr))
+        told = _Told((), start, first, [changes(None, first, tr)])
         done = 0
-    state, before, entries = told.state, told.view, list(told.entries)
+    state, before, seen = told.state, told.view, list(told.seen)
     for action in actions[done:]:
-        state, before, seen = step(rules, state, action, seat, before, tr)
-        entries += seen
-    _TOLD[key] = _Told(tuple(actions), state, before, entries)
+        state, before, shown = step(rules, state, action, seat, before, tr)
+        seen.append(shown)
+    _TOLD[key] = _Told(tuple(actions), state, before, seen)
     _TOLD.move_to_end(key)
     while len(_TOLD) > TOLD_SIZE:
         _TOLD.popitem(last=False)
-    return before, list(entries)
+    return before, list(seen)
 
 
 def refusals(state: GameState, seat: int) -> dict[int, str]:

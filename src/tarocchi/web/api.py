@@ -19,7 +19,7 @@ import re
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, TypeVar
@@ -35,7 +35,7 @@ from tarocchi.games.base import IllegalAction, TrickGame
 from tarocchi.i18n import Msg, Translator, translator
 from tarocchi.match import DealLog, advance, bot_seed
 from tarocchi.record import make_record, now
-from tarocchi.views import history, refusals, step, to_json, view
+from tarocchi.views import View, history, refusals, to_json, view
 from tarocchi.web.lang import language
 from tarocchi.web.models import (
     Action,
@@ -231,7 +231,8 @@ class Games:
         rules = game(body.game)
         state = rules.deal(seed)
         ai = await self.in_pool(client, row.id, ai_turns, row.game, seed, level, ())
-        state, events = apply_all(rules, state, ai, tr)
+        state = apply_all(rules, state, ai)
+        events = events_since(rules, seed, ai, 0, tr)
         row = replace(row, actions=tuple(ai), version=len(ai), over=rules.is_over(state))
         await asyncio.to_thread(self.store.create, row)
         live = Live(row, state)
@@ -264,7 +265,7 @@ class Games:
         except ValueError as e:  # a code of another game: not an action of this deal
             raise HTTPException(409, e.args[0]) from None
         try:
-            state, events = apply_all(rules, state, [(HUMAN, rules.action_code(action))], tr)
+            state = apply_all(rules, state, [(HUMAN, rules.action_code(action))])
         except IllegalAction as e:
             raise HTTPException(409, e.args[0]) from None
         actions = (*row.actions, (HUMAN, rules.action_code(action)))
@@ -275,7 +276,7 @@ class Games:
         try:
             ai = await self.in_pool(client, row.id, ai_turns, row.game, row.seed, row.level,
                                     actions)  # fmt: skip
-            state, more = apply_all(rules, state, ai, tr)
+            state = apply_all(rules, state, ai)
             actions = (*actions, *ai)
             over = rules.is_over(state)
             stored = asyncio.to_thread(self.store.update, *at, actions, over, now())
@@ -285,7 +286,7 @@ class Games:
             self.acting.discard(at)
         live = Live(replace(row, actions=actions, version=len(actions), over=over), state)
         self.remember(live)
-        return live, events + more
+        return live, events_since(rules, row.seed, actions, row.version, tr)
 
     async def hints(self, live: Live, client: str) -> list[dict[str, Any]]:
         """Rank South's legal actions (409 when South is not to act)."""
@@ -309,32 +310,45 @@ class Games:
         return record
 
 
-def apply_all(
-    rules: TrickGame[Any], state: Any, actions: list[tuple[int, str]], tr: Translator
-) -> tuple[Any, list[dict[str, Any]]]:
-    """Apply actions; return the new state and, per action, what South saw change (texts in
-    tr's language)."""
-    events = []
-    before = view(state, HUMAN)
+def apply_all(rules: TrickGame[Any], state: Any, actions: Sequence[tuple[int, str]]) -> Any:
+    """Apply actions, each by the seat to move (IllegalAction otherwise); return the state."""
     for seat, code in actions:
         if state.to_move != seat:
             raise IllegalAction(Msg("seat %(seat)d is not to move", seat=seat))
-        state, before, seen = step(rules, state, rules.parse_action(code), HUMAN, before, tr)
-        event: dict[str, Any] = {"seat": seat, "changes": seen}
-        if seat == HUMAN:
-            event["action"] = code  # South may see its own action, discards included
-        events.append(event)
-    return state, events
+        state = rules.apply(state, rules.parse_action(code))
+    return state
+
+
+def told(
+    rules: TrickGame[Any], seed: int, actions: Sequence[tuple[int, str]], tr: Translator
+) -> tuple[View, list[list[dict[str, Any]]]]:
+    """Return South's view after a log and what South saw (`views.history`)."""
+    return history(rules, seed, [rules.parse_action(code) for _, code in actions], HUMAN, tr)
+
+
+def events_since(
+    rules: TrickGame[Any],
+    seed: int,
+    actions: Sequence[tuple[int, str]],
+    since: int,
+    tr: Translator,
+) -> list[dict[str, Any]]:
+    """Return, per action of the log from index since, what South saw change (texts in tr's
+    language), and South's own action, discards included."""
+    _, seen = told(rules, seed, actions, tr)
+    return [
+        {"seat": seat, "changes": shown, **({"action": code} if seat == HUMAN else {})}
+        for (seat, code), shown in zip(actions[since:], seen[1 + since :], strict=True)
+    ]
 
 
 def view_json(live: Live, tr: Translator) -> dict[str, Any]:
     """Return South's view of a live game as JSON, with reasons for refused cards and the
     deal's history as South saw it, the texts in tr's language."""
     rules = game(live.row.game)
-    actions = [rules.parse_action(code) for _, code in live.row.actions]
-    now_seen, told = history(rules, live.row.seed, actions, HUMAN, tr)
+    now_seen, seen = told(rules, live.row.seed, live.row.actions, tr)
     data = to_json(now_seen, tr)
-    data["history"] = told
+    data["history"] = [entry for shown in seen for entry in shown]
     codes = rules.pack.codes
     data["illegal"] = {codes[c]: tr.text(why) for c, why in refusals(live.state, HUMAN).items()}
     data["level"] = live.row.level
