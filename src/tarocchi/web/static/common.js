@@ -1,6 +1,6 @@
 // What the play page's modules share: the game on the page, the API, card images and names.
 
-import { _ } from "./i18n.js";
+import { _, ngettext } from "./i18n.js";
 
 export const root = document.getElementById("game");
 export const GAME = root.dataset.game;
@@ -13,6 +13,13 @@ export const session = { id: null, token: null };
 
 export function cardName(code) {
   return pack[code] ? pack[code].name : code;
+}
+
+// a value in the game's unit, in words ("+3 points", "1 resto"), shown as a text of it
+export function inUnit(value, unit, shown = String(value)) {
+  const n = Math.abs(value);
+  return unit === "resti" ? ngettext("%(value)s resto", "%(value)s resti", n, { value: shown })
+    : ngettext("%(value)s point", "%(value)s points", n, { value: shown });
 }
 
 export function cardImg(code, extraClass = "") {
