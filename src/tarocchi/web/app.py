@@ -30,6 +30,13 @@ from tarocchi.web.middleware import SECURITY_HEADERS, BodyLimit, Door, Headers
 from tarocchi.web.models import Health, Pack, Readiness, errors_for
 from tarocchi.web.pages import router as pages_router
 from tarocchi.web.rates import Rates
+from tarocchi.web.reviews import (
+    REVIEW_DEADLINE_S,
+    REVIEW_NICENESS,
+    Reviewer,
+    prepare_reviewer,
+)
+from tarocchi.web.reviews import make_router as review_routes
 from tarocchi.web.store import Store, StoreUnavailable, default_url
 from tarocchi.web.store.retention import Retention, keep_tidy
 from tarocchi.web.svg import INDEX_HEIGHT, INDEX_WIDTH, card_back_svg, card_svg
@@ -116,11 +123,17 @@ def create_app(
         pool = AiPool(ai_workers, prepare_worker, (AI_NICENESS,))
         await pool.start()
         app.state.games = Games(store, pool, rates)
-        tidy = asyncio.create_task(keep_tidy(store, keep))
+        # the reviews' own process, started on its first job
+        review_pool = AiPool(1, prepare_reviewer, (REVIEW_NICENESS,), REVIEW_DEADLINE_S)
+        app.state.reviewer = reviewer = Reviewer(store, review_pool)
+        app.state.games.ended = reviewer.ended
+        tasks = [asyncio.create_task(keep_tidy(store, keep)), asyncio.create_task(reviewer.run())]
         try:
             yield
         finally:
-            tidy.cancel()
+            for task in tasks:
+                task.cancel()
+            review_pool.close(kill=True)
             pool.close()
             store.close()
 
@@ -138,6 +151,10 @@ def create_app(
 
     add_error_handlers(app)
     app.include_router(make_router(lambda request: request.app.state.games))
+    app.include_router(
+        review_routes(lambda request: request.app.state.games,
+                      lambda request: request.app.state.reviewer)
+    )  # fmt: skip
     app.include_router(pages_router)
     add_routes(app)
     return app
