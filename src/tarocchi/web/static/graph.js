@@ -50,13 +50,15 @@ export function trickStarts(record) {
   return starts;
 }
 
-// round tick steps (1, 2 or 5 times a power of ten), about four over the range
+// round tick steps (1, 2 or 5 times a power of ten), about four, the first and the last
+// enclosing the range
 function ticks(lo, hi) {
   const raw = (hi - lo) / 4;
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
   const out = [];
-  for (let v = Math.floor(lo / step) * step; v <= hi + step / 2; v += step) out.push(Math.round(v * 100) / 100);
+  const last = Math.ceil(hi / step - 1e-9) * step;
+  for (let v = Math.floor(lo / step + 1e-9) * step; v <= last + step / 2; v += step) out.push(Math.round(v * 100) / 100);
   return out;
 }
 
@@ -113,7 +115,7 @@ export function drawGraph(r, record, width, onPick) {
   let [lo, hi] = [Math.min(...values), Math.max(...values)];
   if (hi - lo < 1) [lo, hi] = [lo - 1, hi + 1];
   const yTicks = ticks(lo, hi);
-  [lo, hi] = [Math.min(lo, yTicks[0]), Math.max(hi, yTicks[yTicks.length - 1])];
+  [lo, hi] = [yTicks[0], yTicks[yTicks.length - 1]];
   const x = (i) => PAD.left + (i / Math.max(1, last)) * (w - PAD.left - PAD.right);
   const y = (v) => PAD.top + ((hi - v) / (hi - lo)) * (h - PAD.top - PAD.bottom);
   const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, width: w, height: h, class: "graph", role: "group",
