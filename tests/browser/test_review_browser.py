@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
+from tarocchi.i18n import PSEUDO
 from tests.browser.conftest import SHOTS
 from tests.browser.test_accessibility_browser import serious, with_csp
 from tests.browser.test_play_browser import play_deal
+from tests.i18n.pseudo import bare_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -153,4 +155,17 @@ def test_review_of_a_deal(browser: Browser, server: str, name: str, seed: int) -
     page.screenshot(path=str(SHOTS / f"review-{name}-phone-graph.png"))
     problems += serious(page, "review on a phone")
     assert problems == []
+    # in the pseudo-language no word of the result's AI line or of the review escapes
+    # translation (the stored review is served again, in the reader's language)
+    page.goto(f"{server}/play/{name}?lang={PSEUDO}")
+    page.wait_for_selector("#end-dialog[open]")
+    page.wait_for_function("() => /\\d/.test(document.getElementById('end-ai').textContent)")
+    page.click("#end-review")
+    page.wait_for_selector("#review-graph .graph-point")
+    labels = page.eval_on_selector_all(
+        "#review-dialog [aria-label], #review-dialog img[alt]",
+        "els => els.map(e => [e.getAttribute('aria-label'), e.alt].join(' '))",
+    )
+    text = " ".join([page.inner_text("#end-ai"), page.inner_text("#review-dialog"), *labels])
+    assert "⟦" in text and bare_words(text) == []
     assert page.refused == []  # type: ignore[attr-defined]
