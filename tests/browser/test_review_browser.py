@@ -114,7 +114,13 @@ def test_review_of_a_deal(browser: Browser, server: str, name: str, seed: int) -
     page.screenshot(path=str(SHOTS / f"{name}-end-ai-laptop.png"))
     page.click("#end-review")
     assert page.eval_on_selector("#review-dialog", "d => d.open")
-    page.wait_for_selector("#review-decisions > li", timeout=180_000)  # the first values
+    # under way: the bar and the count of decisions valued so far, then the first values
+    page.wait_for_function("() => / valued/.test(document.getElementById('review-count')"
+                           ".textContent)", timeout=60_000)  # fmt: skip
+    count = re.fullmatch(r"(\d+) of (\d+) decisions valued…", page.inner_text("#review-count"))
+    assert count and int(count[1]) < int(count[2])
+    assert page.eval_on_selector("#review-bar", "b => b.value < b.max")
+    page.wait_for_selector("#review-decisions > li", timeout=180_000)
     page.wait_for_function(
         "() => /^All /.test(document.getElementById('review-count').textContent)"
         " || !document.getElementById('review-error').hidden",

@@ -15,6 +15,11 @@ export function cardName(code) {
   return pack[code] ? pack[code].name : code;
 }
 
+// numbers as the reader's language writes them, to two decimals at most (signed: +3, -0.5, 0)
+const lang = document.documentElement.lang;
+export const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
+export const signedNumber = new Intl.NumberFormat(lang, { maximumFractionDigits: 2, signDisplay: "exceptZero" });
+
 // a value in the game's unit, in words ("+3 points", "1 resto"), shown as a text of it
 export function inUnit(value, unit, shown = String(value)) {
   const n = Math.abs(value);

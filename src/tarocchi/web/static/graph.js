@@ -3,13 +3,11 @@
 // x axis; each point is a button that opens the replay at its trick.
 
 import { _ } from "./i18n.js";
-import { inUnit } from "./common.js";
+import { inUnit, signedNumber } from "./common.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const PAD = { left: 46, right: 12, top: 22, bottom: 34 };
 const LABEL_PX = 22; // the least room a trick number's label needs on the x axis
-const lang = document.documentElement.lang;
-const signedNumber = new Intl.NumberFormat(lang, { maximumFractionDigits: 2, signDisplay: "exceptZero" });
 // the marks of a decision, by what it cost (the review's thresholds), in the reader's language
 export const MARKS = {
   best: _("best"), good: _("good"), inaccuracy: _("inaccuracy"), mistake: _("mistake"),

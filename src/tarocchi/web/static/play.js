@@ -4,6 +4,7 @@
 import { _, ngettext } from "./i18n.js";
 import {
   GAME, SEATS, api, backImg, cardImg, cardName, el, inUnit, pack, reduceMotion, root, session,
+  signedNumber,
 } from "./common.js";
 import { KEYS, place } from "./hand.js";
 import { openEnd, openReplay, replayKey, resetEnd } from "./end.js";
@@ -381,7 +382,7 @@ async function newDeal(seed) {
 
 function hintValue(value) {
   if (value === null) return "";
-  return inUnit(value, state.view.score.unit, `${value > 0 ? "+" : ""}${value}`);
+  return inUnit(value, state.view.score.unit, signedNumber.format(value));
 }
 
 async function showHint() {

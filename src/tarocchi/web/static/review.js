@@ -3,20 +3,20 @@
 // (in the review and in the result dialog). The server values everything; this shows it.
 
 import { _, ngettext } from "./i18n.js";
-import { api, cardImg, cardName, el, inUnit, pack, session } from "./common.js";
+import { api, cardImg, cardName, el, inUnit, number, pack, session, signedNumber } from "./common.js";
 import { fetchRecord, openReplay } from "./end.js";
 import { MARKS, drawGraph, when } from "./graph.js";
 
 const POLL_MS = 1000; // how often a running review is asked for its progress
-const AI_POLL_MS = [1000, 1000, 2000, 2000, 3000, 3000, 5000, 5000, 8000, 10000, 10000]; // the AI line's waits
-const lang = document.documentElement.lang;
-const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
-const signedNumber = new Intl.NumberFormat(lang, { maximumFractionDigits: 2, signDisplay: "exceptZero" });
-const percent = new Intl.NumberFormat(lang, { style: "percent" });
+// the AI line's waits between asks: quick at first, then slower, two minutes in all
+const AI_POLL_MS = [1000, 1000, 2000, 2000, 3000, 3000, 5000, 5000, 8000, 10000, 10000, 15000, 15000, 20000, 20000];
+const percent = new Intl.NumberFormat(document.documentElement.lang, { style: "percent" });
 const LEVELS = { easy: _("easy"), normal: _("normal"), hard: _("hard") };
 
 // the review of the game on the page: its id, the view it ends on, the last answer, the record
-const rv = { id: null, view: null, data: null, record: null, timer: null, width: 0, scroll: 0 };
+// (drawn: what the graph and the key moments were drawn from, so a poll that brings nothing
+// new leaves them, and the reader's focus in them, alone)
+const rv = { id: null, view: null, data: null, record: null, timer: null, drawn: {}, scroll: 0 };
 let aiFor = null; // the game whose AI line the result dialog shows or waits for
 
 const signed = (value, unit) => inUnit(value, unit, signedNumber.format(value));
@@ -137,7 +137,7 @@ function resetReviewView() {
   for (const id of ["review-summary", "review-ai", "review-graph", "review-moments", "review-marks", "review-decisions"]) {
     el(id).replaceChildren();
   }
-  rv.width = 0;
+  rv.drawn = {};
 }
 
 // -- drawing an answer -----------------------------------------------------------------------
@@ -162,7 +162,6 @@ function draw(data) {
   drawMarks(r);
   drawMoments(r, status === "done");
   drawDecisions(r);
-  rv.width = 0;
   fitGraph();
 }
 
@@ -210,6 +209,9 @@ function replayAt(trick) {
 
 function drawMoments(r, done) {
   const list = el("review-moments");
+  const key = JSON.stringify([done, r.decisions.length > 0, r.key_moments]);
+  if (key === rv.drawn.moments) return;
+  rv.drawn.moments = key;
   if (!r.key_moments.length) {
     const li = document.createElement("li");
     li.className = "none";
@@ -359,8 +361,12 @@ function decisionItem(d, r) {
   return li;
 }
 
+// a decision once valued stays as it is: only the new ones are added (an open list of
+// choices stays open while the review goes on)
 function drawDecisions(r) {
-  el("review-decisions").replaceChildren(...r.decisions.map((d) => decisionItem(d, r)));
+  const list = el("review-decisions");
+  if (list.children.length > r.decisions.length) list.replaceChildren();
+  list.append(...r.decisions.slice(list.children.length).map((d) => decisionItem(d, r)));
 }
 
 // -- the graph, drawn to the width it has ----------------------------------------------------
@@ -368,9 +374,10 @@ function drawDecisions(r) {
 function fitGraph() {
   const box = el("review-graph");
   const r = rv.data && rv.data.review;
-  if (!r || !rv.record || !box.clientWidth || box.clientWidth === rv.width) return;
-  rv.width = box.clientWidth;
-  box.replaceChildren(drawGraph(r, rv.record, rv.width, replayAt));
+  const key = r && `${box.clientWidth} ${r.graph.length}`;
+  if (!r || !rv.record || !box.clientWidth || key === rv.drawn.graph) return;
+  rv.drawn.graph = key;
+  box.replaceChildren(drawGraph(r, rv.record, box.clientWidth, replayAt));
 }
 
 el("review-close").addEventListener("click", () => el("review-dialog").close());
