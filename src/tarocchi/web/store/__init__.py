@@ -128,8 +128,9 @@ class Store:
         with self.engine.connect() as conn, conn.execution_options(**options).begin():
             return work(conn)
 
-    def upgrade(self) -> str:
-        """Bring the database to the current schema; return its revision."""
+    def upgrade(self, revision: str = "head") -> str:
+        """Bring the database to the current schema (or an older revision, for tests of a
+        migration); return its revision."""
         from alembic import command
         from alembic.config import Config
         from alembic.script import ScriptDirectory
@@ -141,10 +142,12 @@ class Store:
             if conn.dialect.name == "postgresql":
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(7020112)"))
             config.attributes["connection"] = conn
-            command.upgrade(config, "head")
+            command.upgrade(config, revision)
 
         # in one transaction that waits for any other process migrating the same database
         self._run(migrate, **self._backend().MIGRATION)
+        if revision != "head":
+            return revision
         head = ScriptDirectory.from_config(config).get_current_head()
         assert head is not None
         return head
