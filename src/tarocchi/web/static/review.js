@@ -334,7 +334,8 @@ function choicesTable(d, unit) {
     th.scope = "row";
     // a card with the reason to play it; an action is its own sentence
     const card = Boolean(pack[c.action]);
-    th.textContent = card ? cardName(c.action) : c.reason;
+    const what = card ? cardName(c.action) : c.reason;
+    th.textContent = c.action === d.made ? _("%(choice)s (yours)", { choice: what }) : what;
     row.append(th);
     if (valued) {
       for (const v of [c.fair, c.hindsight]) row.insertCell().textContent = v === null ? "–" : signedNumber.format(v);
