@@ -65,7 +65,10 @@ export async function showAiLine(view) {
       line.textContent = aiText(data.ai, unit);
       return;
     }
-    if (data.status === "failed") break;
+    if (data.status === "failed") {
+      line.textContent = _("The AI in your seat: not available (%(reason)s).", { reason: data.error || data.status });
+      return;
+    }
     await sleep(wait);
     if (aiFor !== id) return;
   }
@@ -272,7 +275,9 @@ function playedLine(d) {
     p.append(sentence(_("You played %(made)s, the only legal choice."), parts));
   } else if (d.kind === "heuristic") {
     const rank = d.choices.findIndex((c) => c.action === d.made) + 1;
-    p.append(sentence(_("You chose %(made)s; the heuristic player ranks first %(best)s."), parts), " ",
+    const chose = d.made === d.best ? _("You chose %(made)s, the heuristic player's first choice.")
+      : _("You chose %(made)s; the heuristic player ranks first %(best)s.");
+    p.append(sentence(chose, parts), " ",
       _("Ranked as hints are, not valued by the search: your choice is %(rank)s of %(n)s.", { rank, n: d.choices.length }));
   } else if (d.made === d.best) {
     p.append(sentence(_("You played %(made)s, the search's own choice."), parts));
@@ -318,8 +323,10 @@ function choicesTable(d, unit) {
   const table = document.createElement("table");
   table.className = "review-choices";
   const valued = d.kind !== "heuristic";
+  // a card comes with the reason to play it; an action is its own sentence
+  const why = d.choices.some((c) => pack[c.action]);
   const head = table.createTHead().insertRow();
-  const cols = valued ? [_("Choice"), _("Fair"), _("Hindsight"), _("Why")] : [_("Choice"), _("Why")];
+  const cols = [_("Choice"), ...(valued ? [_("Fair"), _("Hindsight")] : []), ...(why ? [_("Why")] : [])];
   for (const h of cols) {
     const th = document.createElement("th");
     th.scope = "col";
@@ -332,7 +339,6 @@ function choicesTable(d, unit) {
     row.classList.toggle("made", c.action === d.made);
     const th = document.createElement("th");
     th.scope = "row";
-    // a card with the reason to play it; an action is its own sentence
     const card = Boolean(pack[c.action]);
     const what = card ? cardName(c.action) : c.reason;
     th.textContent = c.action === d.made ? _("%(choice)s (yours)", { choice: what }) : what;
@@ -340,7 +346,7 @@ function choicesTable(d, unit) {
     if (valued) {
       for (const v of [c.fair, c.hindsight]) row.insertCell().textContent = v === null ? "–" : signedNumber.format(v);
     }
-    row.insertCell().textContent = card ? c.reason : "";
+    if (why) row.insertCell().textContent = card ? c.reason : "";
   }
   details.append(summaryEl, table);
   return details;
