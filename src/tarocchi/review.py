@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tarocchi.bots import make_bot
+from tarocchi.bots import LEVELS, make_bot
 from tarocchi.bots.base import Bot
 from tarocchi.bots.hints import reason, suggest
 from tarocchi.bots.oracle import OracleBot
@@ -412,6 +412,17 @@ def unhurried(bot: Bot) -> Bot:
     if isinstance(bot, SearchBot):
         bot.cfg = replace(bot.cfg, seconds=math.inf)
     return bot
+
+
+def table_level(record: dict[str, Any], seat: int = 0) -> str:
+    """Return the level the AI replaying a seat plays at by default: the level of the
+    record's other players when they all play one level (a web deal's table), else SEARCH's."""
+    entries = record.get("players")
+    names = {str(e.get("name")) for e in entries or () if isinstance(e, dict)
+             and e.get("seat") != seat}  # fmt: skip
+    if len(names) == 1 and (name := names.pop()) in LEVELS:
+        return name
+    return SEARCH
 
 
 def players(record: dict[str, Any], rules: TrickGame[Any], level: str) -> list[str]:

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from tarocchi.i18n import translator
-from tarocchi.review import review, to_json
+from tarocchi.review import review, table_level, to_json
 from tarocchi.web.app import create_app
 from tarocchi.web.store import Store
 from tarocchi.web.store.schema import games
@@ -103,6 +103,7 @@ def test_a_review_starts_once_fills_in_and_equals_the_library_s(client: TestClie
     end = seen[-1]
     assert end["done"] == end["total"] and end["error"] is None
     record = client.get(f"/api/games/{data['id']}/record", headers=h).json()
+    assert table_level(record) == "random"  # what `tarocchi review` replays by default
     mine = review(record, 0, "random")
     assert end["review"] == to_json(mine, translator("en"))
     assert mine.ai is not None and end["ai"]["margin"] == mine.ai.margin

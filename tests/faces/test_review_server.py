@@ -1,10 +1,12 @@
 """Reviews survive real `tarocchi serve` restarts: a review whose server was killed resumes
 from its stored progress once its lease runs out, a server stopped mid-review stops cleanly,
-and a finished review is served from the store without computing anything again."""
+and a finished review is served from the store without computing anything again. Two
+servers on one PostgreSQL, both asked for a review, compute it once."""
 
 from __future__ import annotations
 
 import signal
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,8 @@ import pytest
 from tarocchi.i18n import translator
 from tarocchi.review import review, to_json
 from tarocchi.web.reviews import LEASE_ENV
-from tests.conftest import free_port, start_server, stop_server
+from tarocchi.web.store import Store
+from tests.conftest import Postgres, free_port, start_server, stop_server
 from tests.faces.test_server import workers
 
 WAIT_S = 600
@@ -83,3 +86,38 @@ def test_a_review_survives_a_crash_and_restarts(
     finally:
         stop_server(proc)
     assert end["review"] == to_json(review(rec, 0, "random"), translator("en"))
+
+
+def test_two_servers_asked_for_one_review_compute_it_once(postgres: Postgres) -> None:
+    url = postgres.new_database()
+    ports = [free_port(), free_port()]
+    procs = [start_server(url, port, "--ai-workers", "1") for port in ports]
+    bases = [f"http://127.0.0.1:{p}" for p in ports]
+    try:
+        data = finish_a_deal(bases[0])
+        reviewed(bases[1], data, lambda b: b["ai"])  # the AI's line, computed by either
+        asked = [
+            threading.Thread(target=httpx.post, args=(f"{b}/api/games/{data['id']}/review",),
+                             kwargs={"headers": data["h"], "timeout": 30})
+            for b in bases
+        ]  # fmt: skip
+        for t in asked:
+            t.start()
+        owners, dones = set(), []
+        with Store(url) as store:
+            deadline = time.time() + WAIT_S
+            while (rv := store.reviews.get(data["id"])) is None or rv.status != "done":
+                assert time.time() < deadline
+                if rv is not None and rv.owner:
+                    owners.add(rv.owner)
+                    dones.append(rv.done)
+                time.sleep(0.1)
+        for t in asked:
+            t.join()
+        assert len(owners) == 1, owners  # one process held it from the start to the end
+        assert dones == sorted(dones) and rv.done == rv.total
+        for base in bases:  # either serves it
+            assert reviewed(base, data, lambda b: True)["status"] == "done"
+    finally:
+        for proc in procs:
+            stop_server(proc)

@@ -21,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from tarocchi.games import GAMES, game
 from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, translator
@@ -172,9 +173,12 @@ def add_error_handlers(app: FastAPI) -> None:
             detail = FRAMEWORK_ERRORS.get(exc.status_code, detail)
         if isinstance(detail, str):
             detail = translator(language(request)).text(detail)
+        headers = exc.headers
+        if exc.status_code == 405:  # Starlette names only the first route of the path's
+            headers = {**(headers or {}), "Allow": ", ".join(allowed(request))}
         if is_page(request) and request.method in ("GET", "HEAD"):
             return error_page(request, exc.status_code, detail)
-        return JSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)
+        return JSONResponse({"detail": detail}, exc.status_code, headers=headers)
 
     @app.exception_handler(StoreUnavailable)
     async def store_unavailable(request: Request, exc: StoreUnavailable) -> Response:
@@ -213,6 +217,15 @@ def add_error_handlers(app: FastAPI) -> None:
         ]  # fmt: skip
         detail = Msg("malformed request (%(problems)s)", problems=joined(problems, "; "))
         return JSONResponse({"detail": tr.text(detail), "errors": errors}, 422)
+
+
+def allowed(request: Request) -> list[str]:
+    """Return the methods some route of the app answers at the request's path."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        if route.matches(request.scope)[0] != Match.NONE:
+            methods.update(getattr(route, "methods", None) or ())
+    return sorted(methods)
 
 
 def add_routes(app: FastAPI) -> None:

@@ -284,11 +284,12 @@ def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request],
         live = await games(request).load(game_id, auth, fresh=True)
         if not live.row.over or live.state.to_move is not None:
             raise HTTPException(409, NOT_OVER)
-        store = reviewer(request).store
-        rv = await asyncio.to_thread(store.reviews.get, game_id)
+        service = reviewer(request)
+        rv = await asyncio.to_thread(service.store.reviews.get, game_id)
         if rv is None:  # a deal that ended before reviews existed, or whose row was lost
-            await reviewer(request).opened(game_id)
-            rv = await asyncio.to_thread(store.reviews.get, game_id)
+            await asyncio.to_thread(service.store.reviews.open, game_id, _at())
+            service.wake.set()
+            rv = await asyncio.to_thread(service.store.reviews.get, game_id)
         if rv is None:
             raise HTTPException(404, Msg("no such game"))
         return live, rv
