@@ -1,4 +1,5 @@
-// What the play page's modules share: the game on the page, the API, card images and names.
+// What the play page's modules share: the game on the page, the API, card images and names,
+// numbers and values in the game's unit.
 
 import { _, ngettext } from "./i18n.js";
 

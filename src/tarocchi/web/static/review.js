@@ -16,7 +16,7 @@ const LEVELS = { easy: _("easy"), normal: _("normal"), hard: _("hard") };
 // the review of the game on the page: its id, the view it ends on, the last answer, the record
 // (drawn: what the graph and the key moments were drawn from, so a poll that brings nothing
 // new leaves them, and the reader's focus in them, alone)
-const rv = { id: null, view: null, data: null, record: null, timer: null, drawn: {}, scroll: 0 };
+const rv = { id: null, view: null, data: null, record: null, timer: null, drawn: {}, scroll: 0, round: 0 };
 let aiFor = null; // the game whose AI line the result dialog shows or waits for
 
 const signed = (value, unit) => inUnit(value, unit, signedNumber.format(value));
@@ -25,6 +25,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function resetReview() {
   clearTimeout(rv.timer);
+  rv.round += 1;
   Object.assign(rv, { id: null, view: null, data: null, record: null, timer: null });
   aiFor = null;
   el("end-ai").hidden = true;
@@ -102,21 +103,23 @@ export async function openReview(view) {
   poll();
 }
 
-async function poll() {
+// Ask for the review's progress and draw it, again each POLL_MS while it runs and the dialog
+// is open; one round of asking at a time (a newer round, or another game, ends an older one).
+async function poll(round = ++rv.round) {
   clearTimeout(rv.timer);
   const id = rv.id;
   let data;
   try {
     data = await api("GET", `/api/games/${id}/review`);
   } catch (err) {
-    if (id === rv.id) showFailure(_("The review is not available: %(reason)s", { reason: err.message }));
+    if (round === rv.round) showFailure(_("The review is not available: %(reason)s", { reason: err.message }));
     return;
   }
-  if (id !== rv.id) return;
+  if (round !== rv.round || id !== rv.id) return;
   rv.data = data;
   draw(data);
   const running = data.status !== "done" && data.status !== "failed";
-  if (running && el("review-dialog").open) rv.timer = setTimeout(poll, POLL_MS);
+  if (running && el("review-dialog").open) rv.timer = setTimeout(() => poll(round), POLL_MS);
 }
 
 function setCount(text, done = null, total = null) {
