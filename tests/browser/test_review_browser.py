@@ -136,6 +136,10 @@ def test_review_of_a_deal(browser: Browser, server: str, name: str, seed: int) -
     check_review(page, data["review"], data["total"])
     problems = serious(page, "review")
     page.screenshot(path=str(SHOTS / f"review-{name}-laptop.png"))
+    page.emulate_media(color_scheme="dark")
+    problems += serious(page, "review, dark")
+    page.screenshot(path=str(SHOTS / f"review-{name}-laptop-dark.png"))
+    page.emulate_media(color_scheme="light")
     # a key moment opens the replay at its trick; Review brings the review back
     moments = data["review"]["key_moments"]
     assert moments and len(page.query_selector_all("#review-moments .moment")) == len(moments)
