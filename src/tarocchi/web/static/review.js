@@ -133,9 +133,11 @@ function setCount(text, done = null, total = null) {
   el("review-count").textContent = text;
 }
 
+// Say why the review stopped (nothing: it goes on), with a button to ask for it again.
 function showFailure(text) {
   el("review-error").hidden = !text;
   el("review-error").textContent = text;
+  el("review-retry").hidden = !text;
   if (text) setCount("");
 }
 
@@ -152,7 +154,7 @@ function draw(data) {
   const { status, done, total } = data;
   if (status === "failed") {
     showFailure(data.error ? _("The review failed: %(reason)s", { reason: data.error })
-      : _("The review failed. Choose Review again to retry."));
+      : _("The review failed."));
   } else if (status === "done") {
     showFailure("");
     setCount(ngettext("All %(n)d decision valued.", "All %(n)d decisions valued.", total ?? done), done, total ?? done);
@@ -391,6 +393,7 @@ function fitGraph() {
 }
 
 el("review-close").addEventListener("click", () => el("review-dialog").close());
+el("review-retry").addEventListener("click", () => openReview(rv.view));
 el("review-replay").addEventListener("click", () => replayAt(1));
 el("review-dialog").addEventListener("close", () => clearTimeout(rv.timer));
 new ResizeObserver(fitGraph).observe(el("review-graph"));
