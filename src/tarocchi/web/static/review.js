@@ -92,7 +92,7 @@ export async function openReview(view) {
   rv.view = view;
   if (rv.data && rv.data.status === "done") return;
   showFailure("");
-  setCount(_("Starting the review…"));
+  if (!rv.data) setCount(_("Starting the review…"));
   try {
     rv.record = rv.record || await fetchRecord();
     await api("POST", `/api/games/${rv.id}/review`);
@@ -162,6 +162,12 @@ function draw(data) {
     setCount(ngettext("%(done)s of %(n)d decision valued…", "%(done)s of %(n)d decisions valued…", total, { done }), done, total);
   } else {
     setCount(_("Waiting for the review to start…"));
+  }
+  if (data.ai) {
+    // the result's line too, if it stopped asking before the AI had played
+    const unit = rv.view && rv.view.score ? rv.view.score.unit : "points";
+    el("end-ai").textContent = aiText(data.ai, unit);
+    el("end-ai").hidden = false;
   }
   const r = data.review;
   if (!r) return;
