@@ -150,9 +150,14 @@ def test_review_of_a_deal(browser: Browser, server: str, name: str, seed: int) -
     assert page.inner_text("#replay-step").startswith(when(trick))
     page.click("#replay-review")
     page.wait_for_selector("#review-dialog[open] #review-decisions > li")
-    # a graph point, chosen with the keyboard, does the same
+    # a graph point, chosen with the keyboard (one stop for Tab, the arrows between points),
+    # does the same
     point = data["review"]["graph"][-2]
-    page.focus(f"#review-graph .graph-point:nth-child({len(data['review']['graph']) - 1})")
+    assert page.eval_on_selector_all("#review-graph [tabindex='0']", "ps => ps.length") == 1
+    page.focus("#review-graph [tabindex='0']")
+    for key in ["End", "ArrowLeft", "ArrowRight", "ArrowLeft"]:
+        page.keyboard.press(key)
+    assert page.evaluate("document.activeElement.dataset.kind") == point["kind"]
     page.keyboard.press("Enter")
     page.wait_for_selector("#replay-dialog[open]")
     assert page.inner_text("#replay-step").startswith(when(point["trick"]))

@@ -90,7 +90,7 @@ function drawAxes(g, scale, marks, unit) {
 
 function drawPoint(g, p, at, label, onPick) {
   const node = svg("g", { class: `graph-point kind-${p.kind} ${at.mark ? `mark-${at.mark}` : ""}`.trim(),
-    tabindex: "0", role: "button", "aria-label": label, "data-trick": p.trick, "data-kind": p.kind }, g);
+    tabindex: "-1", role: "button", "aria-label": label, "data-trick": p.trick, "data-kind": p.kind }, g);
   svg("title", {}, node).textContent = label;
   svg("circle", { cx: at.x, cy: at.y, r: 11, class: "hit" }, node);
   svg("circle", { cx: at.x, cy: at.y, r: p.kind === "end" ? 6 : 4.5, class: "dot" }, node);
@@ -100,6 +100,23 @@ function drawPoint(g, p, at, label, onPick) {
     if (e.key !== "Enter" && e.key !== " ") return;
     e.preventDefault();
     pick();
+  });
+}
+
+// One stop for Tab among the points (the first), the arrow keys, Home and End moving between
+// them.
+function rove(group) {
+  const nodes = [...group.children];
+  if (nodes.length) nodes[0].setAttribute("tabindex", "0");
+  group.addEventListener("keydown", (e) => {
+    const i = nodes.indexOf(e.target.closest(".graph-point"));
+    const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: nodes.length - 1 }[e.key];
+    if (i < 0 || to === undefined) return;
+    e.preventDefault();
+    const next = nodes[Math.max(0, Math.min(nodes.length - 1, to))];
+    nodes[i].setAttribute("tabindex", "-1");
+    next.setAttribute("tabindex", "0");
+    next.focus();
   });
 }
 
@@ -128,5 +145,6 @@ export function drawGraph(r, record, width, onPick) {
     const label = pointLabel(p, mark ? MARKS[mark] || mark : "", r.unit);
     drawPoint(points, p, { x: x(p.index), y: y(p.value), mark }, label, onPick);
   }
+  rove(points);
   return root;
 }
