@@ -10,7 +10,8 @@ import { openEnd, openReplay, replayKey, resetEnd } from "./end.js";
 
 const BACKS_SHOWN = 5; // an opponent's hand is drawn as a few backs and its count
 
-const state = { version: 0, view: null, busy: false };
+// history: every entry the log has told (a reload's history, then each answer's events)
+const state = { version: 0, view: null, busy: false, history: [] };
 
 // -- helpers ------------------------------------------------------------------------------
 
@@ -54,6 +55,7 @@ function logLine(kind) {
 }
 
 function logChange(ch) {
+  state.history.push(ch);
   if (ch.type === "event") {
     const named = ch.seat === null || ch.text.startsWith(SEATS[ch.seat]);
     logLine("log-event").textContent = named ? ch.text : `${SEATS[ch.seat]}: ${ch.text}`;
@@ -76,6 +78,7 @@ function logChange(ch) {
 
 // Start the log of a deal (from its view: who deals and who leads), then tell its history.
 function logDeal(view, history = []) {
+  state.history = [];
   el("log").replaceChildren();
   openTrick = null;
   logLine("log-event").textContent = _("Deal begins. %(dealer)s deals; %(leader)s leads.", { dealer: SEATS[view.dealer], leader: SEATS[(view.dealer + 1) % 4] });
@@ -474,7 +477,7 @@ function wire() {
   });
   el("end-new").addEventListener("click", () => newDeal());
   el("end-again").addEventListener("click", () => newDeal(state.view.seed));
-  el("end-replay").addEventListener("click", () => openReplay(state.view));
+  el("end-replay").addEventListener("click", () => openReplay(state.history));
   el("level").value = localStorage.getItem("tarocchi-level") || "normal";
   el("level").addEventListener("change", () => {
     localStorage.setItem("tarocchi-level", el("level").value);
