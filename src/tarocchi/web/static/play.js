@@ -12,7 +12,8 @@ import { openReview, resetReview, showAiLine } from "./review.js";
 
 const BACKS_SHOWN = 5; // an opponent's hand is drawn as a few backs and its count
 
-const state = { version: 0, view: null, busy: false };
+// history: every entry the log has told (a reload's history, then each answer's events)
+const state = { version: 0, view: null, busy: false, history: [] };
 
 // -- helpers ------------------------------------------------------------------------------
 
@@ -56,6 +57,7 @@ function logLine(kind) {
 }
 
 function logChange(ch) {
+  state.history.push(ch);
   if (ch.type === "event") {
     const named = ch.seat === null || ch.text.startsWith(SEATS[ch.seat]);
     logLine("log-event").textContent = named ? ch.text : `${SEATS[ch.seat]}: ${ch.text}`;
@@ -78,6 +80,7 @@ function logChange(ch) {
 
 // Start the log of a deal (from its view: who deals and who leads), then tell its history.
 function logDeal(view, history = []) {
+  state.history = [];
   el("log").replaceChildren();
   openTrick = null;
   logLine("log-event").textContent = _("Deal begins. %(dealer)s deals; %(leader)s leads.", { dealer: SEATS[view.dealer], leader: SEATS[(view.dealer + 1) % 4] });
@@ -477,9 +480,9 @@ function wire() {
   });
   el("end-new").addEventListener("click", () => newDeal());
   el("end-again").addEventListener("click", () => newDeal(state.view.seed));
-  el("end-replay").addEventListener("click", () => openReplay(state.view));
-  el("end-review").addEventListener("click", () => openReview(state.view));
-  el("replay-review").addEventListener("click", () => openReview(state.view));
+  el("end-replay").addEventListener("click", () => openReplay(state.history));
+  el("end-review").addEventListener("click", () => openReview(state.view, state.history));
+  el("replay-review").addEventListener("click", () => openReview(state.view, state.history));
   el("level").value = localStorage.getItem("tarocchi-level") || "normal";
   el("level").addEventListener("change", () => {
     localStorage.setItem("tarocchi-level", el("level").value);

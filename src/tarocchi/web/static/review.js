@@ -16,7 +16,7 @@ const LEVELS = { easy: _("easy"), normal: _("normal"), hard: _("hard") };
 // the review of the game on the page: its id, the view it ends on, the last answer, the record
 // (drawn: what the graph and the key moments were drawn from, so a poll that brings nothing
 // new leaves them, and the reader's focus in them, alone)
-const rv = { id: null, view: null, data: null, record: null, timer: null, drawn: {}, scroll: 0, round: 0 };
+const rv = { id: null, view: null, history: [], data: null, record: null, timer: null, drawn: {}, scroll: 0, round: 0 };
 let aiFor = null; // the game whose AI line the result dialog shows or waits for
 
 const signed = (value, unit) => inUnit(value, unit, signedNumber.format(value));
@@ -26,7 +26,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export function resetReview() {
   clearTimeout(rv.timer);
   rv.round += 1;
-  Object.assign(rv, { id: null, view: null, data: null, record: null, timer: null });
+  Object.assign(rv, { id: null, view: null, history: [], data: null, record: null, timer: null });
   aiFor = null;
   el("end-ai").hidden = true;
   el("review-dialog").close();
@@ -78,7 +78,8 @@ export async function showAiLine(view) {
 
 // -- opening the review and following its progress -------------------------------------------
 
-export async function openReview(view) {
+// view: the deal's last view; history: its entries as the page's log told them (the replay's)
+export async function openReview(view, history) {
   for (const id of ["end-dialog", "replay-dialog"]) el(id).close();
   const dialog = el("review-dialog");
   if (!dialog.open) dialog.showModal();
@@ -90,6 +91,7 @@ export async function openReview(view) {
   el("review-title").focus({ preventScroll: true });
   dialog.scrollTop = rv.scroll;
   rv.view = view;
+  rv.history = history;
   if (rv.data && rv.data.status === "done") return;
   showFailure("");
   if (!rv.data) setCount(_("Starting the review…"));
@@ -218,7 +220,7 @@ function drawMarks(r) {
 // the replay at the trick of a decision or a point (0: the hands as dealt)
 function replayAt(trick) {
   rv.scroll = el("review-dialog").scrollTop;
-  openReplay(rv.view, trick);
+  openReplay(rv.history, trick);
 }
 
 function drawMoments(r, done) {
@@ -399,7 +401,7 @@ function fitGraph() {
 }
 
 el("review-close").addEventListener("click", () => el("review-dialog").close());
-el("review-retry").addEventListener("click", () => openReview(rv.view));
+el("review-retry").addEventListener("click", () => openReview(rv.view, rv.history));
 el("review-replay").addEventListener("click", () => replayAt(1));
 el("review-dialog").addEventListener("close", () => clearTimeout(rv.timer));
 new ResizeObserver(fitGraph).observe(el("review-graph"));
