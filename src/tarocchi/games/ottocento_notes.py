@@ -44,24 +44,24 @@ def declaration_extra(seat: int, shown: int, value: int) -> tuple[int, int, tupl
 
 
 def card_points_line(
-    ns_won: int, ew_won: int, ns_count: int, ns_raw: int, ew_count: int, ew_raw: int
+    won: tuple[int, int], piles: tuple[int, int], scored: tuple[int, int]
 ) -> ScoreLine:
-    """Return the card points line (rules §1: counted in pairs, each pair scores its two
-    values minus one; every pile has an even number of cards, rules §5)."""
+    """Return the card points line: the tricks each team won, its pile and the points it
+    scores (rules §1: counted in pairs, each pair scores its two values minus one)."""
     return ScoreLine(
         CARD_POINTS_LABEL,
-        (2 * ns_raw - ns_count) // 2,
-        (2 * ew_raw - ew_count) // 2,
+        scored[0],
+        scored[1],
         Msg(
             "NS took %(ns_tricks)d tricks and hold %(ns_cards)d cards worth %(ns_points)d; "
             "EW took %(ew_tricks)d tricks and hold %(ew_cards)d cards worth %(ew_points)d; "
             "each pair of cards scores its two values minus 1",
-            ns_tricks=ns_won,
-            ns_cards=ns_count,
-            ns_points=ns_raw,
-            ew_tricks=ew_won,
-            ew_cards=ew_count,
-            ew_points=ew_raw,
+            ns_tricks=won[0],
+            ns_cards=piles[0].bit_count(),
+            ns_points=PACK.points_of(piles[0]),
+            ew_tricks=won[1],
+            ew_cards=piles[1].bit_count(),
+            ew_points=PACK.points_of(piles[1]),
         ),
     )
 
