@@ -338,31 +338,9 @@ class Minchiate(TrickGame[State]):
                  tricks, winners, (ns, ew), 0 if over else hands[winner], led | suit, discards,
                  declared, info),
             )  # fmt: skip
-        # play_mask, inlined (the hot path of playouts)
         trick += ((p, action),)
-        suit = LED_MASK[trick[0][1]]
-        if not suit and len(trick) > 1:
-            suit = LED_MASK[trick[1][1]]  # rules §4: after a led Matto
         p = (p + 1) & 3
-        hand = hands[p]
-        if not suit:
-            legal = hand
-        else:
-            legal = hand & suit
-            if legal:
-                king = legal & KING_MASK
-                if king and not led & suit:
-                    for _, c in trick:
-                        if TRUMP_MASK >> c & 1:
-                            legal = king
-                            break
-                    else:
-                        legal |= hand & MATTO_BIT
-                else:
-                    legal |= hand & MATTO_BIT
-            else:
-                legal = hand & TRUMP_MASK
-                legal = legal | hand & MATTO_BIT if legal else hand
+        legal = play_mask(hands[p], trick, led)
         return _new_state(
             State,
             (hands, dealer, PLAY, p, leader, trick, tricks, winners, piles, legal, led, discards,

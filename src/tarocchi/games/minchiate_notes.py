@@ -41,7 +41,7 @@ from tarocchi.games.minchiate_deal import (
     card_points,
     settle,
 )
-from tarocchi.games.minchiate_ledger import Ledger, describe_diff
+from tarocchi.games.minchiate_ledger import Ledger, convert, describe_diff
 from tarocchi.i18n import N_, Msg, nmsg
 from tarocchi.packs.minchiate import MATTO, PACK
 
@@ -423,12 +423,12 @@ def result(rules: Minchiate, state: State) -> Result:
     ledger, entries = _ledger(rules.scores(state))
     end = settle(state.piles, ledger, state.winners[-1])
     lines: list[ScoreLine] = []
-    payback = rules.matto_payback(state)
+    payback = rules.matto_payback(state) if end.payback else None
     if payback is not None:
         team, trick_no, card = payback
         lines.append(ScoreLine(PAYBACK_LABEL, 0, 0, payback_text(team, trick_no, card)))
         if CAPTURE_POINTS[card]:
-            entries.append(_entry(rules.payback_score(team, card), end.ledger))
+            entries.append(_entry(rules.payback_score(team, card), *end.ledger))
     lines += _ending(state, end)
     # rules §5: the end totals join the running difference in one step, then round up
     (end_ns, end_ew), final = end.points, end.final
@@ -460,26 +460,26 @@ def result(rules: Minchiate, state: State) -> Result:
     return Result(final.ns, final.ew, verdict, tuple(lines), end.piles, extra)
 
 
-def _entry(score: Score, ledger: Ledger) -> dict[str, Any]:
+def _entry(score: Score, diff: int, ns: int, ew: int) -> dict[str, Any]:
     """Return the ledger's entry for one immediate score, the ledger as it left it."""
     return {
         "what": score_what(score),
         "team": TEAMS[score.team],
         "points": score.points,
-        "difference": ledger.diff,
-        "ns_resti": ledger.ns,
-        "ew_resti": ledger.ew,
+        "difference": diff,
+        "ns_resti": ns,
+        "ew_resti": ew,
     }
 
 
 def _ledger(scores: list[Score]) -> tuple[Ledger, list[dict[str, Any]]]:
     """Return the running ledger after the immediate scores, with one entry per score."""
-    ledger = Ledger()
+    diff = ns = ew = 0
     entries: list[dict[str, Any]] = []
     for sc in scores:
-        ledger = ledger.score(sc.team, sc.points)
-        entries.append(_entry(sc, ledger))
-    return ledger, entries
+        diff, ns, ew = convert(diff, ns, ew, sc.team, sc.points)
+        entries.append(_entry(sc, diff, ns, ew))
+    return Ledger(diff, ns, ew), entries
 
 
 def _ending(state: State, end: Settled) -> list[ScoreLine]:
