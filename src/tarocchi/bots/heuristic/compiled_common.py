@@ -68,6 +68,18 @@ def recorded(moves: np.ndarray) -> tuple[int, ...]:
 
 
 @njit(cache=True)
+def tally(cards: Cards, near: int, other: int, want: int, card: int) -> tuple[int, int]:
+    """Return the counts of past plays the heuristic players would have made otherwise,
+    (with a card of the same suit and points, with any other), after one more play of card
+    where they want want (the two kinds that FACTORS weigh)."""
+    if want == card:
+        return near, other
+    if cards.points[want] == cards.points[card] and cards.suit_of[want] == cards.suit_of[card]:
+        return near + 1, other
+    return near, other + 1
+
+
+@njit(cache=True)
 def p_any(n: int, w: np.ndarray, m: int, off: int) -> float:
     """The chance that a seat holding n cards holds one of the cards m of one word (its
     bit 0 is card off), m already limited to the cards the seat may hold (Odds.p_any)."""

@@ -26,6 +26,7 @@ from tarocchi.bots.heuristic.compiled_common import (
     outlook,
     recorded,
     scratch,
+    tally,
     trick_so_far,
 )
 from tarocchi.bots.heuristic.minchiate import HeuristicBot, fola_cards
@@ -368,11 +369,7 @@ def _replay(
             want = choose(
                 pr, hands, p, l_lo, l_hi, tseats, tcards, n, gone, voids, held, led_lo, work
             )
-            if want != card:
-                if _POINTS[want] == _POINTS[card] and _SUIT_OF[want] == _SUIT_OF[card]:
-                    near += 1
-                else:
-                    miss += 1
+            near, miss = tally(_CARDS, near, miss, want, card)
         w = _word(card)
         hands[p, w] &= ~_bit(card)
         gone[w] |= _bit(card)

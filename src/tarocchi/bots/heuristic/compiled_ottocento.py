@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.heuristic.compiled_common import cards_of, legal, play, recorded
+from tarocchi.bots.heuristic.compiled_common import cards_of, legal, play, recorded, tally
 from tarocchi.bots.heuristic.ottocento import (
     FUTURE_CARD,
     MATTO_RESERVE,
@@ -440,11 +440,7 @@ def _replay(
             want = choose(
                 hands, p, legal_m, ts, tc, n, played, private, voids, piles, decl, lastled, shown
             )
-            if want != card:
-                if _POINTS[want] == _POINTS[card] and _SUIT_OF[want] == _SUIT_OF[card]:
-                    near += 1
-                else:
-                    miss += 1
+            near, miss = tally(_CARDS, near, miss, want, card)
         played |= 1 << card
         led = play(_CARDS, hands, p, card, ts, tc, n, led, voids)
         n += 1

@@ -29,6 +29,7 @@ from tarocchi.bots.heuristic.compiled_common import (
     play,
     recorded,
     scratch,
+    tally,
     trick_so_far,
 )
 from tarocchi.bots.heuristic.piedicavallo import HeuristicBot
@@ -322,11 +323,7 @@ def _replay(
                 pr, hands, p, legal_m, tseats, tcards, n, played, private, voids, dealer,
                 announced, ledby, won, work,
             )  # fmt: skip
-            if want != card:
-                if _POINTS[want] == _POINTS[card] and _SUIT_OF[want] == _SUIT_OF[card]:
-                    near += 1
-                else:
-                    miss += 1
+            near, miss = tally(_CARDS, near, miss, want, card)
         played |= 1 << card
         led = play(_CARDS, hands, p, card, tseats, tcards, n, led, voids)
         n += 1
