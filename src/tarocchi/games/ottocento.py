@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
-from tarocchi.cards import BIT, SEATS, TRUMPS, iter_bits, mask_of, popcount
+from tarocchi.cards import BIT, TRUMPS, iter_bits, mask_of, popcount
 from tarocchi.games.base import (
     ActionDetail,
     Event,
@@ -55,9 +55,9 @@ from tarocchi.games.ottocento_notes import (
     card_points_line,
     codes,
     combos_note,
+    declaration_event,
     declaration_extra,
     declaration_line,
-    describe_declaration,
     discard_line,
     last_trick_lines,
     matto_line,
@@ -544,20 +544,7 @@ class Ottocento(TrickGame[State]):
     # -- what is public ---------------------------------------------------------------------------
     def public_events(self, state: State) -> tuple[Event, ...]:
         """The declarations and passes, in the order they were made (rules §3)."""
-        out = []
-        for s, shown, value in state.declarations:
-            if shown:
-                text = Msg(
-                    "%(seat)s declares %(combos)s: %(points)d points",
-                    seat=SEATS[s],
-                    combos=describe_declaration(shown),
-                    points=value,
-                )
-                out.append(Event("declare", s, shown, value, text))
-            else:
-                text = Msg("%(seat)s passes (declares nothing)", seat=SEATS[s])
-                out.append(Event("pass", s, 0, 0, text))
-        return tuple(out)
+        return tuple(declaration_event(*d) for d in state.declarations)
 
     def shown_cards(self, state: State) -> tuple[int, int, int, int]:
         """Declared cards still in each hand."""

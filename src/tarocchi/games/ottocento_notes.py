@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 
 from tarocchi.cards import SEATS, TEAMS, iter_bits
-from tarocchi.games.base import ScoreLine
+from tarocchi.games.base import Event, ScoreLine
 from tarocchi.games.ottocento_combos import Analysis, Combo, analyse
 from tarocchi.i18n import Msg, joined
 from tarocchi.packs.bolognese import CANONICAL_INDEX, PACK
@@ -136,6 +136,21 @@ def cards_text(mask: int) -> Msg:
 
 
 @lru_cache(maxsize=4096)
+def declaration_event(seat: int, shown: int, value: int) -> Event:
+    """Return the public event of a declaration showing cards worth value, or of a pass
+    (shown 0) (rules §3)."""
+    if not shown:
+        text = Msg("%(seat)s passes (declares nothing)", seat=SEATS[seat])
+        return Event("pass", seat, 0, 0, text)
+    text = Msg(
+        "%(seat)s declares %(combos)s: %(points)d points",
+        seat=SEATS[seat],
+        combos=describe_declaration(shown),
+        points=value,
+    )
+    return Event("declare", seat, shown, value, text)
+
+
 def describe_declaration(shown: int) -> str:
     """Return the combinations a declaration showed, e.g. "3 Kings 17, ..." (the shown cards
     score exactly what the whole hand scored)."""
