@@ -44,7 +44,7 @@ def test_kernel_plays_exactly_like_the_rules(name: str) -> None:
         step = 0
         while state.to_move is not None:
             action = rng.choice(rules.legal_actions(state))
-            if step % 3 == 0:
+            if step % 5 == 0:
                 moves: list[int] = []
                 players = k.heuristic_players(view(state, state.to_move))
                 value = k.playout(k.from_state(state), players, action, moves)
