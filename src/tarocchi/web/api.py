@@ -33,9 +33,9 @@ from tarocchi.bots import LEVELS, make_bot
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import IllegalAction, TrickGame
 from tarocchi.i18n import Msg, Translator, translator
-from tarocchi.match import DealLog, advance, bot_seed
+from tarocchi.match import DealLog, advance, table_bots
 from tarocchi.record import make_record, now
-from tarocchi.views import View, history, refusals, to_json, view
+from tarocchi.views import View, history, refusals, step, to_json, view
 from tarocchi.web.lang import language
 from tarocchi.web.models import (
     Action,
@@ -57,6 +57,7 @@ HUMAN = 0
 DEFAULT_LEVEL = "normal"
 NOT_YOUR_TURN = Msg("it is not your turn")
 CHANGED = Msg("the game changed meanwhile; reload it")
+NOT_OVER = Msg("the deal is not over yet")
 CACHE_SIZE = 4096  # live states kept in memory; others are rebuilt from the log on demand
 SEED_BITS = 64  # a drawn seed: nobody can choose it, nor find it from South's hand
 # the search levels, and the bot that stands in for them when every AI worker is busy
@@ -90,13 +91,25 @@ AI_MS: ContextVar[float] = ContextVar("AI_MS", default=0.0)
 
 
 def rebuild(rules: TrickGame[Any], seed: int, actions: tuple[tuple[int, str], ...]) -> Any:
-    """Return the state after replaying an action log (each action checked by the rules)."""
+    """Return the state after replaying an action log, each action checked by the rules:
+    a log altered in the database is refused with its first bad action named (Corrupt)."""
     state = rules.deal(seed)
-    for seat, code in actions:
-        if state.to_move != seat:
-            raise ValueError(f"stored action {code} by seat {seat} is out of turn")
-        state = rules.apply(state, rules.parse_action(code))
+    for i, (seat, code) in enumerate(actions, start=1):
+        try:
+            if state.to_move != seat:
+                raise IllegalAction(Msg("it is not that seat's turn"))
+            state = rules.apply(state, rules.parse_action(code))
+        except ValueError as e:  # IllegalAction, or a code of no action
+            why = e.args[0] if e.args else str(e)
+            raise Corrupt(Msg("the stored game does not replay: action %(n)d (%(action)s by "
+                              "seat %(seat)d): %(why)s", n=i, action=code, seat=seat, why=why)
+                          ) from None  # fmt: skip
     return state
+
+
+class Corrupt(ValueError):
+    """A stored action log that the rules refuse (altered in the database): its message
+    names the first bad action."""
 
 
 def prepare_worker(niceness: int) -> None:
@@ -120,7 +133,7 @@ def ai_turns(
     rules = game(game_name)
     state = rebuild(rules, seed, actions)
     bot = SHORT if short and level in SEARCH_LEVELS else LEVELS[level]
-    bots = {s: make_bot(bot, rules, bot_seed(seed, s) * 4099 + len(actions)) for s in (1, 2, 3)}
+    bots = table_bots(rules, [bot] * 4, seed, (1, 2, 3), len(actions))
     return [(move.seat, rules.action_code(move.action)) for move in advance(rules, state, bots)]
 
 
@@ -141,10 +154,12 @@ def hint_for(
 
 @dataclass(slots=True)
 class Live:
-    """A game in memory: its stored row and the state its log leads to."""
+    """A game in memory: its stored row, the state its log leads to and South's view of it
+    (the next action's events are told from that view, without replaying the deal)."""
 
     row: GameRow
     state: Any
+    view: View
 
 
 class Games:
@@ -159,6 +174,8 @@ class Games:
         # same version is refused at once rather than after the AI's work (the store's
         # conditional write, not this set, keeps games right across processes)
         self.acting: set[tuple[str, int]] = set()
+        # told each game whose deal ends here (the reviews' service computes the AI's line)
+        self.ended: Callable[[str], None] = lambda game_id: None
 
     async def in_pool(self, client: str, game_id: str, fn: Callable[..., T], *args: Any) -> T:
         """Run an AI job in its client's and its game's turn, its time added to AI_MS;
@@ -200,9 +217,12 @@ class Games:
         while len(self.cache) > CACHE_SIZE:
             self.cache.popitem(last=False)
 
-    async def load(self, game_id: str, auth: HTTPAuthorizationCredentials | None) -> Live:
+    async def load(
+        self, game_id: str, auth: HTTPAuthorizationCredentials | None, fresh: bool = False
+    ) -> Live:
         """Return a game the bearer token opens (404 unknown, 401 no token or a malformed one,
-        403 wrong token)."""
+        403 wrong token, 409 a stored log the rules refuse), with fresh rebuilt from the
+        stored log even if this process has it in memory."""
         row = await asyncio.to_thread(self.store.get, game_id)
         if row is None:
             raise HTTPException(404, Msg("no such game"))
@@ -211,8 +231,12 @@ class Games:
         if not secrets.compare_digest(token_hash(auth.credentials), row.token_hash):
             raise HTTPException(403, Msg("wrong token for this game"))
         live = self.cache.get(game_id)
-        if live is None or live.row.version != row.version:
-            live = Live(row, rebuild(game(row.game), row.seed, row.actions))
+        if live is None or live.row.version != row.version or fresh:
+            try:
+                state = rebuild(game(row.game), row.seed, row.actions)
+            except Corrupt as e:
+                raise HTTPException(409, e.args[0]) from None
+            live = Live(row, state, view(state, HUMAN))
         self.remember(live)
         return live
 
@@ -231,11 +255,10 @@ class Games:
         rules = game(body.game)
         state = rules.deal(seed)
         ai = await self.in_pool(client, row.id, ai_turns, row.game, seed, level, ())
-        state = apply_all(rules, state, ai)
-        events = events_since(rules, seed, ai, 0, tr)
+        state, seen, events = tell(rules, state, view(state, HUMAN), ai, tr)
         row = replace(row, actions=tuple(ai), version=len(ai), over=rules.is_over(state))
         await asyncio.to_thread(self.store.create, row)
-        live = Live(row, state)
+        live = Live(row, state, seen)
         self.remember(live)
         return live, token, events
 
@@ -254,21 +277,20 @@ class Games:
                 ),
             )
         rules = game(row.game)
-        state = live.state
-        if state.to_move != HUMAN:
+        if live.state.to_move != HUMAN:
             raise HTTPException(
                 409,
-                Msg("the deal is over") if state.to_move is None else NOT_YOUR_TURN,
+                Msg("the deal is over") if live.state.to_move is None else NOT_YOUR_TURN,
             )
         try:
-            action = rules.parse_action(body.action)
+            code = rules.action_code(rules.parse_action(body.action))
         except ValueError as e:  # a code of another game: not an action of this deal
             raise HTTPException(409, e.args[0]) from None
         try:
-            state = apply_all(rules, state, [(HUMAN, rules.action_code(action))])
+            state, seen, events = tell(rules, live.state, live.view, [(HUMAN, code)], tr)
         except IllegalAction as e:
             raise HTTPException(409, e.args[0]) from None
-        actions = (*row.actions, (HUMAN, rules.action_code(action)))
+        actions = (*row.actions, (HUMAN, code))
         at = (row.id, row.version)
         if at in self.acting:  # another request here will land first or fail alike: no AI spent
             raise HTTPException(409, CHANGED)
@@ -276,7 +298,7 @@ class Games:
         try:
             ai = await self.in_pool(client, row.id, ai_turns, row.game, row.seed, row.level,
                                     actions)  # fmt: skip
-            state = apply_all(rules, state, ai)
+            state, seen, told = tell(rules, state, seen, ai, tr)
             actions = (*actions, *ai)
             over = rules.is_over(state)
             stored = asyncio.to_thread(self.store.update, *at, actions, over, now())
@@ -284,9 +306,11 @@ class Games:
                 raise HTTPException(409, CHANGED)
         finally:
             self.acting.discard(at)
-        live = Live(replace(row, actions=actions, version=len(actions), over=over), state)
+        live = Live(replace(row, actions=actions, version=len(actions), over=over), state, seen)
         self.remember(live)
-        return live, events_since(rules, row.seed, actions, row.version, tr)
+        if over:
+            self.ended(row.id)
+        return live, events + told
 
     async def hints(self, live: Live, client: str) -> list[dict[str, Any]]:
         """Rank South's legal actions (409 when South is not to act)."""
@@ -297,58 +321,54 @@ class Games:
 
     def record(self, live: Live) -> dict[str, Any]:
         """Return the deal record once the deal is over (409 before)."""
-        rules = game(live.row.game)
-        if not rules.is_over(live.state):
-            raise HTTPException(409, Msg("the deal is not over yet"))
-        level = live.row.level
-        log = DealLog(rules, live.row.seed, rules.deal(live.row.seed),
-                      ("human", level, level, level))  # fmt: skip
-        log.actions = [(s, rules.parse_action(a)) for s, a in live.row.actions]
-        log.final = live.state
-        record = make_record(log, started_at=live.row.started_at)
-        record["seed_chosen"] = live.row.seed_chosen  # a chosen deal could be known beforehand
-        return record
+        if not game(live.row.game).is_over(live.state):
+            raise HTTPException(409, NOT_OVER)
+        return record_of(live.row, live.state)
 
 
-def apply_all(rules: TrickGame[Any], state: Any, actions: Sequence[tuple[int, str]]) -> Any:
-    """Apply actions, each by the seat to move (IllegalAction otherwise); return the state."""
+def record_of(row: GameRow, final: Any) -> dict[str, Any]:
+    """Return the record of a stored game whose log leads to the final state."""
+    rules = game(row.game)
+    level = row.level
+    log = DealLog(rules, row.seed, rules.deal(row.seed), ("human", level, level, level))
+    log.actions = [(s, rules.parse_action(a)) for s, a in row.actions]
+    log.final = final
+    record = make_record(log, started_at=row.started_at)
+    record["seed_chosen"] = row.seed_chosen  # a chosen deal could be known beforehand
+    return record
+
+
+def tell(
+    rules: TrickGame[Any],
+    state: Any,
+    seen: View,
+    actions: Sequence[tuple[int, str]],
+    tr: Translator,
+) -> tuple[Any, View, list[dict[str, Any]]]:
+    """Apply actions, each by the seat to move (IllegalAction otherwise), to a state South
+    sees as seen; return the new state, South's view of it and what South saw change at each
+    action (`views.step`, texts in tr's language), South's own action named."""
+    events = []
     for seat, code in actions:
         if state.to_move != seat:
             raise IllegalAction(Msg("seat %(seat)d is not to move", seat=seat))
-        state = rules.apply(state, rules.parse_action(code))
-    return state
+        state, seen, shown = step(rules, state, rules.parse_action(code), HUMAN, seen, tr)
+        events.append(
+            {"seat": seat, "changes": shown, **({"action": code} if seat == HUMAN else {})}
+        )
+    return state, seen, events
 
 
-def told(
-    rules: TrickGame[Any], seed: int, actions: Sequence[tuple[int, str]], tr: Translator
-) -> tuple[View, list[list[dict[str, Any]]]]:
-    """Return South's view after a log and what South saw (`views.history`)."""
-    return history(rules, seed, [rules.parse_action(code) for _, code in actions], HUMAN, tr)
-
-
-def events_since(
-    rules: TrickGame[Any],
-    seed: int,
-    actions: Sequence[tuple[int, str]],
-    since: int,
-    tr: Translator,
-) -> list[dict[str, Any]]:
-    """Return, per action of the log from index since, what South saw change (texts in tr's
-    language), and South's own action, discards included."""
-    _, seen = told(rules, seed, actions, tr)
-    return [
-        {"seat": seat, "changes": shown, **({"action": code} if seat == HUMAN else {})}
-        for (seat, code), shown in zip(actions[since:], seen[1 + since :], strict=True)
-    ]
-
-
-def view_json(live: Live, tr: Translator) -> dict[str, Any]:
-    """Return South's view of a live game as JSON, with reasons for refused cards and the
-    deal's history as South saw it, the texts in tr's language."""
+def view_json(live: Live, tr: Translator, with_history: bool = False) -> dict[str, Any]:
+    """Return South's view of a live game as JSON, with reasons for refused cards, the texts
+    in tr's language; with_history, also the deal's history as South saw it (replayed: a
+    reloaded page's log; an action's answer tells only its events)."""
     rules = game(live.row.game)
-    now_seen, seen = told(rules, live.row.seed, live.row.actions, tr)
-    data = to_json(now_seen, tr)
-    data["history"] = [entry for shown in seen for entry in shown]
+    data = to_json(live.view, tr)
+    if with_history:
+        actions = [rules.parse_action(code) for _, code in live.row.actions]
+        _, seen = history(rules, live.row.seed, actions, HUMAN, tr)
+        data["history"] = [entry for shown in seen for entry in shown]
     codes = rules.pack.codes
     data["illegal"] = {codes[c]: tr.text(why) for c, why in refusals(live.state, HUMAN).items()}
     data["level"] = live.row.level
@@ -395,7 +415,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         """Return the current version and your view."""
         live = await games(request).load(game_id, auth)
         tr = translator(language(request))
-        return reply({"version": live.row.version, "view": view_json(live, tr)})
+        return reply({"version": live.row.version, "view": view_json(live, tr, True)})
 
     @router.post("/games/{game_id}/actions", response_model=Moved,
                  responses=errors_for(*opened, 400, 409, 413, 429, 503))  # fmt: skip

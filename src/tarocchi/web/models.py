@@ -196,11 +196,17 @@ class View(Open):
     illegal: dict[str, str]
     level: str
     title: str
-    history: list[Change]
     action_details: list[ActionDetail]
     score: Score
     result: Result | None = None
     seed: int | None = None
+
+
+class Reloaded(View):
+    """South's view with the deal's history as South saw it, in play order (what a reloaded
+    page shows in its log): the entries an action's answer gives in its events."""
+
+    history: list[Change]
 
 
 class Step(Open):
@@ -213,10 +219,12 @@ class Step(Open):
 
 class GameState(BaseModel):
     version: int
+    view: Reloaded
+
+
+class Moved(BaseModel):
+    version: int
     view: View
-
-
-class Moved(GameState):
     events: list[Step]
 
 
@@ -248,6 +256,30 @@ class Record(Open):
     hands: list[list[str]]
     actions: list[dict[str, int | str]]
     result: Result
+
+
+class AiOnYourCards(BaseModel):
+    """The AI of the table's level in your seat on the same cards, the others unchanged."""
+
+    level: str
+    margin: float = Field(description="its team's final margin")
+    yours: float = Field(description="your team's final margin")
+    diverged: int | None = Field(
+        description="the first action where its play left yours (None: it played the same)"
+    )
+
+
+class ReviewState(BaseModel):
+    """A deal's review: its progress, the decisions valued so far (the review's JSON form,
+    as `tarocchi review --json` prints it; graph and key moments partial until done), and
+    the AI on your cards, computed after every deal."""
+
+    status: Literal["none", "running", "done", "failed"]
+    done: int = Field(description="decisions valued so far")
+    total: int | None = Field(description="decisions to value (None until asked for)")
+    review: dict[str, Any] | None
+    ai: AiOnYourCards | None
+    error: str | None = Field(default=None, description="why it failed")
 
 
 class PackCard(BaseModel):
