@@ -210,6 +210,7 @@ def web_load(
     think_ms: float = 300.0,
     servers: int = 1,
     flood: bool = False,
+    reviews: int = 0,
 ) -> dict[str, Any]:
     """Run `clients` scripted players through full deals against `servers` real
     `tarocchi serve` processes over loopback on one database (a SQLite file or a
@@ -219,7 +220,8 @@ def web_load(
     memory per active game and the database's size per game (`usage` tells the database's
     games and bytes, once it has given back the space old row versions took). With flood,
     the deals are played twice, the second time beside one client flooding the AI of the
-    first server (see `_flooded`).
+    first server (see `_flooded`). With reviews, K reviews of finished deals are kept asked
+    for while the players play (see `_Reviews`).
     Each player comes from its own address (X-Forwarded-For, which the server trusts
     from loopback, as behind a proxy), as the server shares the AI by address."""
     procs = [_start_server(db) for _ in range(servers)]
@@ -231,7 +233,9 @@ def web_load(
         if flood:
             report = _flooded(procs, usage, game_name, clients, think_ms)
         else:
-            report = asyncio.run(_load(procs, usage, game_name, clients, idle_games, think_ms))
+            report = asyncio.run(
+                _load(procs, usage, game_name, clients, idle_games, think_ms, reviews=reviews)
+            )
     finally:
         for proc, _ in procs:
             os.killpg(proc.pid, signal.SIGTERM)
@@ -403,6 +407,58 @@ def _flood_main(port: int, game_name: str, stop: Any, results: Any) -> None:
     results.put(seen)
 
 
+REVIEW_DEALS = 10  # deals finished beforehand per review kept running (more than a run uses)
+
+
+class _Reviews:
+    """Reviews kept running beside the players: deals finished beforehand (the random level,
+    as fast as the servers answer), whose reviews are asked for `running` at a time, the next
+    one as soon as one is done. Its requests are not in the players' figures."""
+
+    POLL_S = 1.0
+
+    def __init__(self, servers: list[tuple[subprocess.Popen[bytes], int]], running: int) -> None:
+        self.ports = [port for _, port in servers]
+        self.running = running
+        self.deals: list[tuple[_Connection, str, str]] = []
+        self.done = 0  # reviews finished while the players played
+        self.valued = 0  # decisions valued meanwhile
+
+    async def prepare(self, game_name: str, count: int) -> None:
+        """Finish `count` deals to review (spread over the servers)."""
+        for i in range(count):
+            c = _Connection(self.ports[i % len(self.ports)])
+            body = {"game": game_name, "seed": 90_000 + i, "level": "random"}
+            _, _, data = await c.request("POST", "/api/games", body, client=90_000 + i)
+            token, url = data["token"], f"/api/games/{data['id']}"
+            version, v = data["version"], data["view"]
+            while not v["over"]:
+                move = {"action": v["legal"][0], "version": version}
+                _, _, data = await c.request("POST", f"{url}/actions", move, token, 90_000 + i)
+                version, v = data["version"], data["view"]
+            self.deals.append((c, url, token))
+
+    async def keep_running(self) -> None:
+        """Ask for reviews, `running` at a time, until cancelled or none is left."""
+        queue = list(self.deals)
+        busy: list[tuple[_Connection, str, str, int]] = []
+        while queue or busy:
+            while queue and len(busy) < self.running:
+                c, url, token = queue.pop(0)
+                await c.request("POST", f"{url}/review", token=token, client=90_000)
+                busy.append((c, url, token, 0))
+            await asyncio.sleep(self.POLL_S)
+            still = []
+            for c, url, token, seen in busy:
+                _, _, body = await c.request("GET", f"{url}/review", token=token, client=90_000)
+                self.valued += body["done"] - seen
+                if body["status"] in ("done", "failed"):
+                    self.done += body["status"] == "done"
+                else:
+                    still.append((c, url, token, body["done"]))
+            busy = still
+
+
 async def _memory_per_open_game(
     server: tuple[subprocess.Popen[bytes], int], game_name: str, idle_games: int
 ) -> float:
@@ -436,6 +492,7 @@ async def _load(
     idle_games: int,
     think_ms: float,
     flood: bool = False,
+    reviews: int = 0,
 ) -> dict[str, Any]:
     lat: list[float] = []  # ms per request, AI thinking excluded
     total: list[float] = []
@@ -476,11 +533,15 @@ async def _load(
         await player(i, 0.0)
     for kept in (lat, total, server):
         kept.clear()
+    reviewing = _Reviews(servers, reviews)
+    await reviewing.prepare(game_name, reviews * REVIEW_DEALS)
     cpu = [_cpu_s(proc.pid) for proc, _ in servers]
     start = time.perf_counter()
     flooder = _Flooder(servers[0][1], game_name) if flood else None
+    beside = asyncio.create_task(reviewing.keep_running())
     await asyncio.gather(*(player(1 + i, think_ms) for i in range(clients)))
     elapsed = time.perf_counter() - start
+    beside.cancel()
     load_average = [round(x, 2) for x in os.getloadavg()]  # how busy the machine was meanwhile
     seen = flooder.finish() if flooder is not None else {}
     serving, thinking = _cpu_since(servers, cpu)
@@ -510,4 +571,7 @@ async def _load(
     }
     if flood:
         report["flood_answers"] = seen  # the flooder's requests, by status
+    if reviews:  # kept asked for meanwhile: how many finished, how many decisions valued
+        report.update(reviews=reviews, reviews_done=reviewing.done,
+                      review_decisions_valued=reviewing.valued)  # fmt: skip
     return report

@@ -47,8 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("file", type=Path)
     review.add_argument("--seat", type=int, default=0, choices=range(4), help="0 South (default)")
     review.add_argument(
-        "--level", default="hard", choices=sorted(LEVELS), help="the AI replayed in the seat"
-    )
+        "--level", default=None, choices=sorted(LEVELS),
+        help="the AI replayed in the seat (default: the record's table level, as the web "
+        "shows it; else hard)",
+    )  # fmt: skip
     review.add_argument("--json", action="store_true", help="print the review as JSON")
     review.add_argument(
         "--lang",
@@ -151,6 +153,10 @@ def add_bench_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--db", default=None,
         help="the database of --load's servers (default: a new SQLite file); a postgresql:// "
         "URL of an empty database",
+    )  # fmt: skip
+    bench.add_argument(
+        "--reviews", type=int, default=0, metavar="K",
+        help="with --load: keep K reviews of finished deals asked for while the players play",
     )  # fmt: skip
     bench.add_argument(
         "--flood", action="store_true",
@@ -309,7 +315,8 @@ def load_bench(args: argparse.Namespace) -> dict[str, Any]:
         with Store(db) as store:
             store.upgrade()
             return web_load(args.game, db, store.usage, args.load, think_ms=args.think_ms,
-                            servers=args.servers, flood=args.flood)  # fmt: skip
+                            servers=args.servers, flood=args.flood,
+                            reviews=args.reviews)  # fmt: skip
 
 
 def upgrade_db(db: str | None) -> int:
@@ -346,12 +353,13 @@ def replay_file(path: Path) -> int:
 def review_file(args: argparse.Namespace) -> int:
     """Review a record for a seat and print it (as text or JSON); 1 if it does not replay."""
     from tarocchi.record import RecordError, load
-    from tarocchi.review import review, to_json
+    from tarocchi.review import review, table_level, to_json
     from tarocchi.terminal import describe_review
 
     tr = translator(args.lang or from_environment())
     try:
-        done = review(load(args.file), args.seat, args.level)
+        record = load(args.file)
+        done = review(record, args.seat, args.level or table_level(record, args.seat))
     except RecordError as e:
         print(f"tarocchi review: {args.file}: {e}", file=sys.stderr)
         return 1

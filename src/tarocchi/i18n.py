@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import gettext
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
@@ -163,6 +163,47 @@ def _english(value: Any) -> Any:
 
 def _is_card(value: Any) -> bool:
     return hasattr(value, "name_en") and hasattr(value, "code")
+
+
+def recipe(value: Any) -> Any:
+    """Return a message (a Msg, a marked str, a Card, a list of them) as language-neutral
+    JSON data: its template and parameters, a card by its code, so that it can be stored
+    and shown later in any language (`from_recipe`)."""
+    if isinstance(value, Msg):
+        out: dict[str, Any] = {"msg": value.template}
+        if value.plural is not None:
+            out.update(plural=value.plural, n=value.number)
+        if value.params:
+            out["params"] = {k: recipe(v) for k, v in value.params.items()}
+        return out
+    if _is_card(value):
+        return {"card": value.code}
+    if isinstance(value, Joined):
+        return {"joined": [recipe(v) for v in value], "sep": value.sep}
+    if isinstance(value, list | tuple):
+        return {"list": [recipe(v) for v in value]}
+    if isinstance(value, bool | int | float | str):
+        return value
+    raise TypeError(f"not a message part: {value!r}")
+
+
+def from_recipe(data: Any, card: Callable[[str], Any]) -> Any:
+    """Return the message that `recipe` gave as data, a card read by card(code) (a pack's).
+    ValueError for data that is not a recipe."""
+    if not isinstance(data, dict):
+        if isinstance(data, bool | int | float | str):
+            return data
+        raise ValueError(f"not a message recipe: {data!r}")
+    if "msg" in data:
+        params = {k: from_recipe(v, card) for k, v in data.get("params", {}).items()}
+        return Msg(data["msg"], data.get("plural"), data.get("n", 1), **params)
+    if "card" in data:
+        return card(data["card"])
+    if "joined" in data:
+        return Joined((from_recipe(v, card) for v in data["joined"]), data["sep"])
+    if "list" in data:
+        return [from_recipe(v, card) for v in data["list"]]
+    raise ValueError(f"not a message recipe: {data!r}")
 
 
 class Translator:

@@ -7,7 +7,7 @@ with four bots, as the arena does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +46,21 @@ class DealLog:
 def bot_seed(deal_seed: int, seat: int) -> int:
     """Return the seed of the bot at seat in a deal (fixed, so duplicate deals replay alike)."""
     return deal_seed * 8 + seat
+
+
+def turn_seed(deal_seed: int, seat: int, index: int) -> int:
+    """Return the seed of a bot made for the seat when the deal's log has `index` actions:
+    the web server makes its bots afresh at each request (they keep nothing between two),
+    and the review and its AI on your cards make theirs as the web does."""
+    return bot_seed(deal_seed, seat) * 4099 + index
+
+
+def table_bots(
+    rules: TrickGame[Any], names: Sequence[str], deal_seed: int, seats: Iterable[int], index: int
+) -> dict[int, Bot]:
+    """Return the bots (names, by seat) of some seats, made when the log has `index` actions
+    to play on until another seat must act (seeded by `turn_seed`)."""
+    return {s: make_bot(names[s], rules, turn_seed(deal_seed, s, index)) for s in seats}
 
 
 def advance(rules: TrickGame[Any], state: Any, bots: Mapping[int, Bot]) -> Iterator[Step]:

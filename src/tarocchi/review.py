@@ -4,9 +4,10 @@
 replay` does) and values every decision of the seat twice, never mixing the two:
 
 - fair: the hard level's search from the seat's view at that moment (so it never reads
-  a card the seat could not see), every legal choice searched and the playout cap
-  doubled, the clock lifted, seeded by the deal, the seat and the decision, so the same
-  record always gives the same review;
+  a card the seat could not see), every legal choice searched on the same sampled deals
+  (so the differences between choices are paired), the playout cap raised (`PLAYOUTS`),
+  the clock lifted, seeded by the deal, the seat and the decision, so the same record
+  always gives the same review;
 - hindsight: the oracle, which sees every card (trick play only).
 
 A choice's cost is the best choice's fair value minus its own (never below 0), in the
@@ -27,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tarocchi.bots import make_bot
+from tarocchi.bots import LEVELS, make_bot
 from tarocchi.bots.base import Bot
 from tarocchi.bots.hints import reason, suggest
 from tarocchi.bots.oracle import OracleBot
@@ -35,15 +36,15 @@ from tarocchi.bots.search import SearchBot, Stat, warm_up
 from tarocchi.cards import team_of
 from tarocchi.games.base import TrickGame
 from tarocchi.i18n import N_, Msg, Translator, translator
-from tarocchi.match import advance, bot_seed
+from tarocchi.match import advance, table_bots, turn_seed
 from tarocchi.record import RecordError, replay
 from tarocchi.views import view
 
 SEARCH = "hard"  # the level whose search gives the fair values
-# the review's playout cap, in multiples of the level's: twice (Minchiate: four times) cut
-# the cost the review charges the search's own choice when valued with another seed
-# (docs/benchmarks.md)
-PLAYOUTS = {"piedicavallo": 2, "ottocento": 2, "minchiate": 4}
+# the review's playout cap, in multiples of the level's: the most deals a review's 20 s allow
+# (8 times, Minchiate's long deals 4), as every choice is played out on the same deals and
+# the noise in the differences between choices falls with the deals (docs/benchmarks.md)
+PLAYOUTS = {"piedicavallo": 8, "ottocento": 8, "minchiate": 4}
 MARKS = (N_("best"), N_("good"), N_("inaccuracy"), N_("mistake"), N_("blunder"))
 FORCED = N_("forced")
 KEY_MOMENTS = 3  # how many of the costliest decisions the review points out
@@ -64,8 +65,8 @@ class Thresholds:
 # with another seed, in 1 decision of 20; at least the kernel's TIE), an inaccuracy half
 # that, a blunder as much as the heuristic bot's costliest choice in 20
 THRESHOLDS = {
-    "piedicavallo": Thresholds(inaccuracy=0.5, mistake=1.0, blunder=3.0),
-    "ottocento": Thresholds(inaccuracy=4.0, mistake=8.0, blunder=65.0),
+    "piedicavallo": Thresholds(inaccuracy=0.5, mistake=1.0, blunder=3.5),
+    "ottocento": Thresholds(inaccuracy=3.5, mistake=7.0, blunder=55.0),
     "minchiate": Thresholds(inaccuracy=0.2, mistake=0.4, blunder=1.4),
 }
 
@@ -203,55 +204,103 @@ class Review:
 Progress = Callable[[int, int, Decision], None]
 
 
-def review(
-    record: dict[str, Any],
-    seat: int = 0,
-    level: str = SEARCH,
-    progress: Progress | None = None,
-) -> Review:
-    """Review a deal record for a seat; the AI of `level` replays the seat on the same cards.
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A deal record replayed for a review: its states and the seat's decisions to value.
+    The review can then be made one decision at a time (the web server stores each one)."""
+
+    rules: TrickGame[Any]
+    seed: int
+    seat: int
+    level: str
+    names: tuple[str, ...]  # the bot of each seat (a human's: the level's)
+    actions: tuple[int, ...]
+    states: tuple[Any, ...]  # before each action, then the end
+    mine: tuple[int, ...]  # the places in the record of the seat's decisions
+
+    @property
+    def total(self) -> int:
+        """Return how many decisions the review values."""
+        return len(self.mine)
+
+    @property
+    def margin(self) -> float:
+        """Return the seat's team's final margin."""
+        return self.rules.result(self.states[-1]).margin(team_of(self.seat))
+
+
+def plan(record: dict[str, Any], seat: int = 0, level: str = SEARCH) -> Plan:
+    """Replay a record for a review of a seat, the AI of `level` to replay the seat.
 
     Raises RecordError (naming the first bad action) for a record that does not replay,
-    ValueError for a bad seat or level. progress(done, total, decision) follows each
-    decision valued."""
+    ValueError for a bad seat or level."""
     if seat not in range(4):
         raise ValueError(f"seat must be 0 to 3, not {seat!r}")
-    rules, final = replay(record)
+    rules, _ = replay(record)
     if make_bot(level, rules).sees_all:  # an unknown level is refused before any search too
         raise ValueError(f"the {level} bot sees every card: it cannot take a seat")
     names = players(record, rules, level)
     warm_up(rules)
     seed: int = record["seed"]
-    actions = [rules.parse_action(e["action"]) for e in record["actions"]]
+    actions = tuple(rules.parse_action(e["action"]) for e in record["actions"])
     states = [rules.deal(seed)]
     for a in actions:
         states.append(rules.apply(states[-1], a))
-    mine = [i for i, s in enumerate(states[:-1]) if s.to_move == seat]
-    decisions = []
-    for i in mine:
-        d = decide(rules, states[i], rules.action_code(actions[i]), decision_seed(seed, seat, i))
-        decisions.append(replace(d, index=i))
-        if progress is not None:
-            progress(len(decisions), len(mine), decisions[-1])
-    team = team_of(seat)
-    margin = rules.result(final).margin(team)
+    mine = tuple(i for i, s in enumerate(states[:-1]) if s.to_move == seat)
+    return Plan(rules, seed, seat, level, tuple(names), actions, tuple(states), mine)
+
+
+def value(p: Plan, k: int) -> Decision:
+    """Value the seat's k-th decision (0-based) of a planned review."""
+    i = p.mine[k]
+    made = p.rules.action_code(p.actions[i])
+    return replace(decide(p.rules, p.states[i], made, decision_seed(p.seed, p.seat, i)), index=i)
+
+
+def assemble(p: Plan, decisions: Sequence[Decision], ai: AiLine | None) -> Review:
+    """Return the review of the decisions valued so far (the first ones of the plan), with
+    the AI's line if known: the whole review once every decision is valued and ai is given."""
     done = tuple(decisions)
+    rules = p.rules
     return Review(
         game=rules.name,
-        seed=seed,
-        seat=seat,
+        seed=p.seed,
+        seat=p.seat,
         unit=N_("resti") if rules.name == "minchiate" else N_("points"),
-        margin=margin,
+        margin=p.margin,
         decisions=done,
-        graph=graph(done, len(actions), len(final.winners), margin),
-        key_moments=key_moments(rules, done, states),
-        ai=ai_line(rules, seed, states[0], actions, seat, level, names),
+        graph=graph(done, len(p.actions), len(p.states[-1].winners), p.margin),
+        key_moments=key_moments(rules, done, p.states),
+        ai=ai,
     )
 
 
+def review(
+    record: dict[str, Any],
+    seat: int = 0,
+    level: str = SEARCH,
+    progress: Progress | None = None,
+    ai: AiLine | None = None,
+) -> Review:
+    """Review a deal record for a seat; the AI of `level` replays the seat on the same cards
+    (unless its line is given: the one `ai_line` played for this record and level).
+
+    Raises RecordError (naming the first bad action) for a record that does not replay,
+    ValueError for a bad seat or level. progress(done, total, decision) follows each
+    decision valued."""
+    p = plan(record, seat, level)
+    decisions: list[Decision] = []
+    for k in range(p.total):
+        decisions.append(value(p, k))
+        if progress is not None:
+            progress(len(decisions), p.total, decisions[-1])
+    return assemble(p, decisions, ai or ai_line(p))
+
+
 def decision_seed(deal_seed: int, seat: int, index: int) -> int:
-    """Return the search's seed for the decision at an action's place in a deal."""
-    return bot_seed(deal_seed, seat) * 4099 + index
+    """Return the search's seed for the decision at an action's place in a deal (the seed
+    the web server gives a bot it makes there)."""
+    return turn_seed(deal_seed, seat, index)
 
 
 def fair_search(rules: TrickGame[Any], seed: int) -> SearchBot:
@@ -366,6 +415,17 @@ def unhurried(bot: Bot) -> Bot:
     return bot
 
 
+def table_level(record: dict[str, Any], seat: int = 0) -> str:
+    """Return the level the AI replaying a seat plays at by default: the level of the
+    record's other players when they all play one level (a web deal's table), else SEARCH's."""
+    entries = record.get("players")
+    names = {str(e.get("name")) for e in entries or () if isinstance(e, dict)
+             and e.get("seat") != seat}  # fmt: skip
+    if len(names) == 1 and (name := names.pop()) in LEVELS:
+        return name
+    return SEARCH
+
+
 def players(record: dict[str, Any], rules: TrickGame[Any], level: str) -> list[str]:
     """Return the bot of each seat in a record (a human's seat: the level's), each known
     (RecordError for a malformed or unknown one)."""
@@ -382,37 +442,33 @@ def players(record: dict[str, Any], rules: TrickGame[Any], level: str) -> list[s
     return out
 
 
-def ai_line(
-    rules: TrickGame[Any],
-    seed: int,
-    initial: Any,
-    actions: Sequence[int],
-    seat: int,
-    level: str,
-    names: Sequence[str],
-) -> AiLine:
-    """Play the deal again with the AI of a level in the seat (seeded as `match` seeds a
-    seat): the others' actions are the record's until the AI chooses differently, then
-    their bots (names, by seat) seeded as `match` seeds them."""
-    ai = unhurried(make_bot(level, rules, bot_seed(seed, seat)))
+def ai_line(p: Plan) -> AiLine:
+    """Play the deal again with the AI of the plan's level in its seat: the others' actions
+    are the record's until the AI chooses differently, then their bots' (p.names), every
+    bot made and seeded as the web server makes its own (`match.table_bots`)."""
+    rules, seat, actions = p.rules, p.seat, p.actions
     played: list[tuple[int, int]] = []
-    state, diverged = initial, None
-    while state.to_move is not None and diverged is None:
-        i, s = len(played), state.to_move
-        a = ai.choose(view(state, s)) if s == seat else actions[i]
-        if a != actions[i]:
-            diverged = i
-        played.append((s, a))
+    state, diverged = p.states[0], None
+    while state.to_move is not None:
+        i = len(played)
+        if state.to_move == seat:
+            ai = unhurried(make_bot(p.level, rules, turn_seed(p.seed, seat, i)))
+            a = ai.choose(view(state, seat))
+            diverged = i if diverged is None and a != actions[i] else diverged
+        elif diverged is None:
+            a = actions[i]
+        else:
+            others = [s for s in range(4) if s != seat]
+            bots = table_bots(rules, p.names, p.seed, others, i)
+            for step in advance(rules, state, {s: unhurried(b) for s, b in bots.items()}):
+                played.append((step.seat, step.action))
+                state = step.state
+            continue
+        played.append((state.to_move, a))
         state = rules.apply(state, a)
-    if state.to_move is not None:
-        bots = {s: unhurried(make_bot(names[s], rules, bot_seed(seed, s))) for s in range(4)}
-        bots[seat] = ai
-        for step in advance(rules, state, bots):
-            played.append((step.seat, step.action))
-            state = step.state
     margin = rules.result(state).margin(team_of(seat))
     codes = tuple((s, rules.action_code(a)) for s, a in played)
-    return AiLine(level, margin, diverged, codes)
+    return AiLine(p.level, margin, diverged, codes)
 
 
 # -- the JSON form ----------------------------------------------------------------------------
@@ -466,15 +522,28 @@ def to_json(r: Review, tr: Translator | None = None) -> dict[str, Any]:
             }
             for k in r.key_moments
         ],
-        "ai": None
-        if r.ai is None
-        else {
-            "level": r.ai.level,
-            "margin": r.ai.margin,
-            "diverged": r.ai.diverged,
-            "actions": [{"seat": s, "action": a} for s, a in r.ai.actions],
-        },
+        "ai": None if r.ai is None else ai_to_json(r.ai),
     }
+
+
+def ai_to_json(ai: AiLine) -> dict[str, Any]:
+    """Return the AI's line in a JSON-ready form."""
+    return {
+        "level": ai.level,
+        "margin": ai.margin,
+        "diverged": ai.diverged,
+        "actions": [{"seat": s, "action": a} for s, a in ai.actions],
+    }
+
+
+def ai_from_json(data: dict[str, Any]) -> AiLine:
+    """Return the AI's line a JSON form holds."""
+    return AiLine(
+        data["level"],
+        data["margin"],
+        data["diverged"],
+        tuple((a["seat"], a["action"]) for a in data["actions"]),
+    )
 
 
 def _thresholds(game_name: str) -> dict[str, float]:
@@ -513,12 +582,5 @@ def from_json(data: dict[str, Any]) -> Review:
             KeyMoment(k["decision"], k["index"], k["cost"], k["mark"], k["reason"])
             for k in data["key_moments"]
         ),
-        ai=None
-        if ai is None
-        else AiLine(
-            ai["level"],
-            ai["margin"],
-            ai["diverged"],
-            tuple((a["seat"], a["action"]) for a in ai["actions"]),
-        ),
+        ai=None if ai is None else ai_from_json(ai),
     )

@@ -4,13 +4,17 @@
 
 For the decisions of South in DEALS deals played by the heuristic bots (seeds 0..), it
 values each decision twice with two seeds at each playout factor and prints, per factor,
-the noise (what the first seed's best choice costs by the second seed's values) and the
+the noise (what the first seed's best choice costs by the second seed's values), the noise
+in the differences between choices (how far the second seed's estimate of what a choice
+loses against the first seed's best is from the first's; the choices share their sampled
+deals, so this is the paired noise) beside the noise of a single choice's value, and the
 cost of the heuristic bot's own choices; then the costs of the moves the partner suite
-marks as clearly wrong (tests/data/partner_<game>.json) at the review's factor.
+marks as clearly wrong (tests/data/partner_<game>.json) at each factor.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 import sys
 import time
@@ -33,6 +37,27 @@ def quantiles(xs: list[float]) -> str:
     )
 
 
+def rms(xs: list[float]) -> float:
+    """Return the root mean square of xs (0 for none)."""
+    return math.sqrt(statistics.fmean(x * x for x in xs)) if xs else 0.0
+
+
+def two_seeds(a: rv.Decision, b: rv.Decision) -> tuple[list[float], list[float]]:
+    """Return, per choice of a decision valued with two seeds (a, b), how far apart the two
+    estimate what it loses against a's best, and how far apart its value, each divided by
+    the square root of 2 (one estimate's noise)."""
+    diffs, values = [], []
+    best_a, best_b = a.choice(a.best).fair, b.choice(a.best).fair
+    for c in a.choices:
+        other = b.choice(c.action).fair
+        if c.fair is None or other is None or best_a is None or best_b is None:
+            continue
+        values.append((c.fair - other) / math.sqrt(2))
+        if c.action != a.best:
+            diffs.append(((best_a - c.fair) - (best_b - other)) / math.sqrt(2))
+    return diffs, values
+
+
 def spreads(name: str, deals: int, factors: list[int]) -> None:
     """Print the noise and the heuristic's costs at each factor."""
     rules = game(name)
@@ -46,7 +71,7 @@ def spreads(name: str, deals: int, factors: list[int]) -> None:
             state = rules.apply(state, a)
     for f in factors:
         rv.PLAYOUTS = dict.fromkeys(rv.PLAYOUTS, f)
-        noise, made = [], []
+        noise, made, diffs, values = [], [], [], []
         t = time.process_time()
         for state, code, seed in positions:
             a = rv.decide(rules, state, code, seed)
@@ -58,8 +83,15 @@ def spreads(name: str, deals: int, factors: list[int]) -> None:
                 noise.append(cost)
             if a.cost is not None:
                 made.append(a.cost)
+            d, v = two_seeds(a, b)
+            diffs += d
+            values += v
         cpu = (time.process_time() - t) / max(1, 2 * len(noise))
         print(f"{name} x{f} ({cpu:.2f} s per decision): noise {quantiles(noise)}")
+        print(
+            f"{name} x{f} differences between choices: rms {rms(diffs):.2f}, "
+            f"{quantiles([abs(x) for x in diffs])}; one choice's value: rms {rms(values):.2f}"
+        )
         print(f"{name} x{f} heuristic's choices: {quantiles(made)}")
 
 
@@ -81,6 +113,7 @@ def suite(name: str) -> None:
                 themes.append(pos["theme"])
     bad = sum(m in ("mistake", "blunder") for m in marks)
     print(f"{name} suite, wrong moves: {quantiles(costs)}; mistake or blunder {bad}/{len(marks)}")
+    print(f"  lowest costs: {sorted(costs)[:16]}")
     for theme in sorted(set(themes)):
         mine = [c for c, t in zip(costs, themes, strict=True) if t == theme]
         print(f"  {theme}: {quantiles(mine)}")

@@ -205,10 +205,11 @@ def test_a_tampered_record_is_refused_with_its_first_bad_action() -> None:
 
 
 # Measured, and short of the 90% in every game (docs/benchmarks.md): the fair search,
-# not knowing the cards, values most of the missed moves a fraction of a point (resto) below
-# the best, within the review's own noise, and 6-10% of them as good as the best; the
-# thresholds are set by the spreads measured, not by this test
-MEASURED = {"piedicavallo": "46/64", "ottocento": "67/88", "minchiate": "51/64"}
+# not knowing the cards, values most of the missed moves below the best by less than the
+# noise in its differences between choices, and 8-11% of them as good as the best (in
+# Ottocento more than the 10% the criterion allows to miss); the thresholds are set by the
+# spreads measured, not by this test
+MEASURED = {"piedicavallo": "51/64", "ottocento": "72/88", "minchiate": "51/64"}
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,7 @@ from tarocchi.bots import LEVELS, make_bot
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import IllegalAction, TrickGame
 from tarocchi.i18n import Msg, Translator, translator
-from tarocchi.match import DealLog, advance, bot_seed
+from tarocchi.match import DealLog, advance, table_bots
 from tarocchi.record import make_record, now
 from tarocchi.views import View, history, refusals, step, to_json, view
 from tarocchi.web.lang import language
@@ -57,6 +57,7 @@ HUMAN = 0
 DEFAULT_LEVEL = "normal"
 NOT_YOUR_TURN = Msg("it is not your turn")
 CHANGED = Msg("the game changed meanwhile; reload it")
+NOT_OVER = Msg("the deal is not over yet")
 CACHE_SIZE = 4096  # live states kept in memory; others are rebuilt from the log on demand
 SEED_BITS = 64  # a drawn seed: nobody can choose it, nor find it from South's hand
 # the search levels, and the bot that stands in for them when every AI worker is busy
@@ -90,13 +91,25 @@ AI_MS: ContextVar[float] = ContextVar("AI_MS", default=0.0)
 
 
 def rebuild(rules: TrickGame[Any], seed: int, actions: tuple[tuple[int, str], ...]) -> Any:
-    """Return the state after replaying an action log (each action checked by the rules)."""
+    """Return the state after replaying an action log, each action checked by the rules:
+    a log altered in the database is refused with its first bad action named (Corrupt)."""
     state = rules.deal(seed)
-    for seat, code in actions:
-        if state.to_move != seat:
-            raise ValueError(f"stored action {code} by seat {seat} is out of turn")
-        state = rules.apply(state, rules.parse_action(code))
+    for i, (seat, code) in enumerate(actions, start=1):
+        try:
+            if state.to_move != seat:
+                raise IllegalAction(Msg("it is not that seat's turn"))
+            state = rules.apply(state, rules.parse_action(code))
+        except ValueError as e:  # IllegalAction, or a code of no action
+            why = e.args[0] if e.args else str(e)
+            raise Corrupt(Msg("the stored game does not replay: action %(n)d (%(action)s by "
+                              "seat %(seat)d): %(why)s", n=i, action=code, seat=seat, why=why)
+                          ) from None  # fmt: skip
     return state
+
+
+class Corrupt(ValueError):
+    """A stored action log that the rules refuse (altered in the database): its message
+    names the first bad action."""
 
 
 def prepare_worker(niceness: int) -> None:
@@ -120,7 +133,7 @@ def ai_turns(
     rules = game(game_name)
     state = rebuild(rules, seed, actions)
     bot = SHORT if short and level in SEARCH_LEVELS else LEVELS[level]
-    bots = {s: make_bot(bot, rules, bot_seed(seed, s) * 4099 + len(actions)) for s in (1, 2, 3)}
+    bots = table_bots(rules, [bot] * 4, seed, (1, 2, 3), len(actions))
     return [(move.seat, rules.action_code(move.action)) for move in advance(rules, state, bots)]
 
 
@@ -161,6 +174,8 @@ class Games:
         # same version is refused at once rather than after the AI's work (the store's
         # conditional write, not this set, keeps games right across processes)
         self.acting: set[tuple[str, int]] = set()
+        # told each game whose deal ends here (the reviews' service computes the AI's line)
+        self.ended: Callable[[str], None] = lambda game_id: None
 
     async def in_pool(self, client: str, game_id: str, fn: Callable[..., T], *args: Any) -> T:
         """Run an AI job in its client's and its game's turn, its time added to AI_MS;
@@ -203,15 +218,20 @@ class Games:
             self.cache.popitem(last=False)
 
     async def load(
-        self, game_id: str, auth: HTTPAuthorizationCredentials | None, version: int | None = None
+        self,
+        game_id: str,
+        auth: HTTPAuthorizationCredentials | None,
+        version: int | None = None,
+        fresh: bool = False,
     ) -> Live:
         """Return a game the bearer token opens (404 unknown, 401 no token or a malformed one,
-        403 wrong token). For an action at `version`, a game this process holds at that
-        version is not read again: the action's write is conditional on the version in the
-        database, so a game another process has moved on (or the retention deleted) ends in
-        409, and any other version is read afresh."""
+        403 wrong token, 409 a stored log the rules refuse), with fresh rebuilt from the
+        stored log even if this process has it in memory. For an action at `version`, a game
+        this process holds at that version is not read again: the action's write is
+        conditional on the version in the database, so a game another process has moved on
+        (or the retention deleted) ends in 409, and any other version is read afresh."""
         held = self.cache.get(game_id)
-        if version is None or held is None or held.row.version != version:
+        if version is None or fresh or held is None or held.row.version != version:
             row = await asyncio.to_thread(self.store.get, game_id)
         else:
             row = held.row
@@ -222,8 +242,11 @@ class Games:
         if not secrets.compare_digest(token_hash(auth.credentials), row.token_hash):
             raise HTTPException(403, Msg("wrong token for this game"))
         live = held
-        if live is None or live.row.version != row.version:
-            state = rebuild(game(row.game), row.seed, row.actions)
+        if live is None or live.row.version != row.version or fresh:
+            try:
+                state = rebuild(game(row.game), row.seed, row.actions)
+            except Corrupt as e:
+                raise HTTPException(409, e.args[0]) from None
             live = Live(row, state, view(state, HUMAN))
         self.remember(live)
         return live
@@ -296,6 +319,8 @@ class Games:
             self.acting.discard(at)
         live = Live(replace(row, actions=actions, version=len(actions), over=over), state, seen)
         self.remember(live)
+        if over:
+            self.ended(row.id)
         return live, events + told
 
     async def hints(self, live: Live, client: str) -> list[dict[str, Any]]:
@@ -307,17 +332,21 @@ class Games:
 
     def record(self, live: Live) -> dict[str, Any]:
         """Return the deal record once the deal is over (409 before)."""
-        rules = game(live.row.game)
-        if not rules.is_over(live.state):
-            raise HTTPException(409, Msg("the deal is not over yet"))
-        level = live.row.level
-        log = DealLog(rules, live.row.seed, rules.deal(live.row.seed),
-                      ("human", level, level, level))  # fmt: skip
-        log.actions = [(s, rules.parse_action(a)) for s, a in live.row.actions]
-        log.final = live.state
-        record = make_record(log, started_at=live.row.started_at)
-        record["seed_chosen"] = live.row.seed_chosen  # a chosen deal could be known beforehand
-        return record
+        if not game(live.row.game).is_over(live.state):
+            raise HTTPException(409, NOT_OVER)
+        return record_of(live.row, live.state)
+
+
+def record_of(row: GameRow, final: Any) -> dict[str, Any]:
+    """Return the record of a stored game whose log leads to the final state."""
+    rules = game(row.game)
+    level = row.level
+    log = DealLog(rules, row.seed, rules.deal(row.seed), ("human", level, level, level))
+    log.actions = [(s, rules.parse_action(a)) for s, a in row.actions]
+    log.final = final
+    record = make_record(log, started_at=row.started_at)
+    record["seed_chosen"] = row.seed_chosen  # a chosen deal could be known beforehand
+    return record
 
 
 def tell(

@@ -23,6 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from tarocchi.games import GAMES, game
 from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, translator
@@ -32,6 +33,13 @@ from tarocchi.web.middleware import SECURITY_HEADERS, BodyLimit, Door, Headers
 from tarocchi.web.models import Health, Pack, Readiness, errors_for
 from tarocchi.web.pages import router as pages_router
 from tarocchi.web.rates import Rates
+from tarocchi.web.reviews import (
+    REVIEW_DEADLINE_S,
+    REVIEW_NICENESS,
+    Reviewer,
+    prepare_reviewer,
+)
+from tarocchi.web.reviews import make_router as review_routes
 from tarocchi.web.store import Store, StoreUnavailable, default_url
 from tarocchi.web.store.retention import Retention, keep_tidy
 from tarocchi.web.svg import INDEX_HEIGHT, INDEX_WIDTH, card_back_svg, card_svg
@@ -118,7 +126,11 @@ def create_app(
         pool = AiPool(ai_workers, prepare_worker, (AI_NICENESS,))
         await pool.start()
         app.state.games = Games(store, pool, rates)
-        tidy = asyncio.create_task(keep_tidy(store, keep))
+        # the reviews' own process, started on its first job
+        review_pool = AiPool(1, prepare_reviewer, (REVIEW_NICENESS,), REVIEW_DEADLINE_S)
+        app.state.reviewer = reviewer = Reviewer(store, review_pool)
+        app.state.games.ended = reviewer.ended
+        tasks = [asyncio.create_task(keep_tidy(store, keep)), asyncio.create_task(reviewer.run())]
         # the ~150,000 objects of the code, the rules and the framework live as long as the
         # process: out of the collector's sight, a full collection no longer stops every
         # request for about 100 ms of CPU (measured), it only walks the games' objects
@@ -126,7 +138,9 @@ def create_app(
         try:
             yield
         finally:
-            tidy.cancel()
+            for task in tasks:
+                task.cancel()
+            review_pool.close(kill=True)
             pool.close()
             store.close()
 
@@ -144,6 +158,10 @@ def create_app(
 
     add_error_handlers(app)
     app.include_router(make_router(lambda request: request.app.state.games))
+    app.include_router(
+        review_routes(lambda request: request.app.state.games,
+                      lambda request: request.app.state.reviewer)
+    )  # fmt: skip
     app.include_router(pages_router)
     add_routes(app)
     return app
@@ -161,9 +179,12 @@ def add_error_handlers(app: FastAPI) -> None:
             detail = FRAMEWORK_ERRORS.get(exc.status_code, detail)
         if isinstance(detail, str):
             detail = translator(language(request)).text(detail)
+        headers = exc.headers
+        if exc.status_code == 405:  # Starlette names only the first route of the path's
+            headers = {**(headers or {}), "Allow": ", ".join(allowed(request))}
         if is_page(request) and request.method in ("GET", "HEAD"):
             return error_page(request, exc.status_code, detail)
-        return JSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)
+        return JSONResponse({"detail": detail}, exc.status_code, headers=headers)
 
     @app.exception_handler(StoreUnavailable)
     async def store_unavailable(request: Request, exc: StoreUnavailable) -> Response:
@@ -202,6 +223,15 @@ def add_error_handlers(app: FastAPI) -> None:
         ]  # fmt: skip
         detail = Msg("malformed request (%(problems)s)", problems=joined(problems, "; "))
         return JSONResponse({"detail": tr.text(detail), "errors": errors}, 422)
+
+
+def allowed(request: Request) -> list[str]:
+    """Return the methods some route of the app answers at the request's path."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        if route.matches(request.scope)[0] != Match.NONE:
+            methods.update(getattr(route, "methods", None) or ())
+    return sorted(methods)
 
 
 def add_routes(app: FastAPI) -> None:

@@ -258,6 +258,30 @@ class Record(Open):
     result: Result
 
 
+class AiOnYourCards(BaseModel):
+    """The AI of the table's level in your seat on the same cards, the others unchanged."""
+
+    level: str
+    margin: float = Field(description="its team's final margin")
+    yours: float = Field(description="your team's final margin")
+    diverged: int | None = Field(
+        description="the first action where its play left yours (None: it played the same)"
+    )
+
+
+class ReviewState(BaseModel):
+    """A deal's review: its progress, the decisions valued so far (the review's JSON form,
+    as `tarocchi review --json` prints it; graph and key moments partial until done), and
+    the AI on your cards, computed after every deal."""
+
+    status: Literal["none", "running", "done", "failed"]
+    done: int = Field(description="decisions valued so far")
+    total: int | None = Field(description="decisions to value (None until asked for)")
+    review: dict[str, Any] | None
+    ai: AiOnYourCards | None
+    error: str | None = Field(default=None, description="why it failed")
+
+
 class PackCard(BaseModel):
     code: str
     name: str

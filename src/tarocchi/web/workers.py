@@ -105,8 +105,12 @@ class AiPool:
         pool = self.executor
         await asyncio.gather(*(loop.run_in_executor(pool, ping) for _ in range(self.workers)))
 
-    def close(self) -> None:
-        """Stop the workers: wait for running jobs, so no semaphore is left to the tracker."""
+    def close(self, kill: bool = False) -> None:
+        """Stop the workers: wait for running jobs, so no semaphore is left to the tracker
+        (with kill, end them first: a long job is not worth waiting for)."""
+        if kill:
+            for process in list((self.executor._processes or {}).values()):
+                process.kill()
         self.executor.shutdown(wait=True, cancel_futures=True)
 
     def pids(self) -> list[int]:

@@ -9,10 +9,10 @@ const replay = { history: [], tricks: [], at: 0 };
 
 export function resetEnd() {
   record = null;
-  for (const id of ["end-dialog", "replay-dialog", "last-dialog"]) el(id).close();
+  for (const id of ["end-dialog", "replay-dialog", "last-dialog", "review-dialog"]) el(id).close();
 }
 
-async function fetchRecord() {
+export async function fetchRecord() {
   if (!record) record = await api("GET", `/api/games/${session.id}/record`);
   return record;
 }
@@ -134,14 +134,15 @@ function showStep() {
     _("From the tricks so far: You & North %(ns)s, East & West %(ew)s.", { ns: sum("NS"), ew: sum("EW") })].join(" ") : "";
 }
 
-// history: the deal's entries as the page's log told them (a reload's, then each answer's)
-export async function openReplay(history) {
+// Open the replay at a trick (0: the hands as dealt), from the result or the review; history:
+// the deal's entries as the page's log told them (a reload's, then each answer's)
+export async function openReplay(history, at = 1) {
   await fetchRecord();
   replay.history = history;
   replay.tricks = record.tricks;
-  replay.at = 1;
+  replay.at = Math.max(0, Math.min(record.tricks.length, at));
   showStep();
-  el("end-dialog").close();
+  for (const id of ["end-dialog", "review-dialog"]) el(id).close();
   el("replay-dialog").showModal();
 }
 

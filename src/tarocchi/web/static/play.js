@@ -3,10 +3,12 @@
 
 import { _, ngettext } from "./i18n.js";
 import {
-  GAME, SEATS, api, backImg, cardImg, cardName, el, pack, reduceMotion, root, session,
+  GAME, SEATS, api, backImg, cardImg, cardName, el, inUnit, pack, reduceMotion, root, session,
+  signedNumber,
 } from "./common.js";
 import { KEYS, place } from "./hand.js";
 import { openEnd, openReplay, replayKey, resetEnd } from "./end.js";
+import { openReview, resetReview, showAiLine } from "./review.js";
 
 const BACKS_SHOWN = 5; // an opponent's hand is drawn as a few backs and its count
 
@@ -110,6 +112,7 @@ function render(view) {
   if (view.over) {
     setPrompt(_("The deal is over."));
     openEnd(view);
+    showAiLine(view);
   }
 }
 
@@ -348,6 +351,7 @@ async function reload() {
 
 async function newDeal(seed) {
   resetEnd();
+  resetReview();
   session.token = null;
   setBusy(true);
   setPrompt(_("Shuffling…"));
@@ -381,8 +385,7 @@ async function newDeal(seed) {
 
 function hintValue(value) {
   if (value === null) return "";
-  const signed = `${value > 0 ? "+" : ""}${value}`;
-  return state.view.score.unit === "resti" ? _("%(value)s resti", { value: signed }) : _("%(value)s points", { value: signed });
+  return inUnit(value, state.view.score.unit, signedNumber.format(value));
 }
 
 async function showHint() {
@@ -478,6 +481,8 @@ function wire() {
   el("end-new").addEventListener("click", () => newDeal());
   el("end-again").addEventListener("click", () => newDeal(state.view.seed));
   el("end-replay").addEventListener("click", () => openReplay(state.history));
+  el("end-review").addEventListener("click", () => openReview(state.view, state.history));
+  el("replay-review").addEventListener("click", () => openReview(state.view, state.history));
   el("level").value = localStorage.getItem("tarocchi-level") || "normal";
   el("level").addEventListener("change", () => {
     localStorage.setItem("tarocchi-level", el("level").value);

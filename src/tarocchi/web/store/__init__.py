@@ -8,7 +8,8 @@ processes they reach: no lock in a process is needed.
 
 One interface, two backends through SQLAlchemy Core: SQLite (a file path, the
 embedded default; sqlite.py) and PostgreSQL (a postgresql:// URL, for several
-server processes; postgresql.py). The schema is Alembic's (migrations/); `upgrade`
+server processes; postgresql.py); the reviews of finished games are in `reviews` (its
+rows go with their game's). The schema is Alembic's (migrations/); `upgrade`
 brings any database, a file from before the migrations included, to the current
 one. `watch` follows a game's changes, made by any process on PostgreSQL.
 """
@@ -31,6 +32,7 @@ from sqlalchemy import exc
 
 from tarocchi.web.store import postgresql, sqlite
 from tarocchi.web.store.notify import Hub, Watch
+from tarocchi.web.store.reviews import ReviewStore
 from tarocchi.web.store.schema import games
 
 DEFAULT_DB = "tarocchi.sqlite3"
@@ -97,6 +99,7 @@ class Store:
             self.listener = postgresql.Listener(self.url, self.hub)
         else:
             self.engine = sqlite.engine(self.url)
+        self.reviews = ReviewStore(self._run, self.url.get_backend_name())
 
     def __str__(self) -> str:
         return self.url.render_as_string(hide_password=True)
@@ -125,8 +128,9 @@ class Store:
         with self.engine.connect() as conn, conn.execution_options(**options).begin():
             return work(conn)
 
-    def upgrade(self) -> str:
-        """Bring the database to the current schema; return its revision."""
+    def upgrade(self, revision: str = "head") -> str:
+        """Bring the database to the current schema (or an older revision, for tests of a
+        migration); return its revision."""
         from alembic import command
         from alembic.config import Config
         from alembic.script import ScriptDirectory
@@ -138,10 +142,12 @@ class Store:
             if conn.dialect.name == "postgresql":
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(7020112)"))
             config.attributes["connection"] = conn
-            command.upgrade(config, "head")
+            command.upgrade(config, revision)
 
         # in one transaction that waits for any other process migrating the same database
         self._run(migrate, **self._backend().MIGRATION)
+        if revision != "head":
+            return revision
         head = ScriptDirectory.from_config(config).get_current_head()
         assert head is not None
         return head

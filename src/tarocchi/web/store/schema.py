@@ -21,3 +21,24 @@ games = sa.Table(
     sa.Column("updated_at", sa.Text, nullable=False),
     sa.Column("seed_chosen", sa.Boolean, nullable=False),  # the client chose the seed (practice)
 )
+
+# one row per finished game (its South seat): the AI on South's cards, computed when the deal
+# ends, and the review once asked for, valued a decision at a time by whichever server
+# process holds its lease
+reviews = sa.Table(
+    "reviews",
+    metadata,
+    # deleted with its game (SQLite enforces the cascade only with its foreign keys on)
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("status", sa.Text, nullable=False),  # none, running, done or failed
+    sa.Column("pending", sa.Boolean, nullable=False),  # work is left (the AI's line, decisions)
+    sa.Column("done", sa.Integer, nullable=False),  # decisions valued
+    sa.Column("total", sa.Integer),  # decisions to value (NULL until asked for)
+    sa.Column("data", sa.Text),  # the review so far: JSON, its reasons as message recipes
+    sa.Column("ai", sa.Text),  # the AI on South's cards: JSON (review.AiLine)
+    sa.Column("error", sa.Text),  # why it failed: a message recipe as JSON
+    sa.Column("owner", sa.Text),  # the server process working on it, while its lease lasts
+    sa.Column("lease_until", sa.Text),  # ISO 8601 UTC
+    sa.Column("created_at", sa.Text, nullable=False),
+    sa.Column("updated_at", sa.Text, nullable=False),
+)

@@ -35,6 +35,8 @@ def engine(url: sa.URL) -> sa.Engine:
         dbapi_connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         _wal(dbapi_connection)
         dbapi_connection.execute("PRAGMA synchronous=NORMAL")
+        # a game's review goes with the game (the reviews table's cascade)
+        dbapi_connection.execute("PRAGMA foreign_keys=ON")
 
     @sa.event.listens_for(eng, "begin")
     def _begin(conn: sa.Connection) -> None:

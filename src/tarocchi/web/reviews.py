@@ -1,0 +1,320 @@
+"""Reviews on the web: the AI on South's cards after every deal, and South's review on request.
+
+When a deal ends, its review row is made (`store.reviews`) and the AI of the table's level
+replays South's seat on the same cards (`review.ai_line`), in the background. `POST
+/api/games/{id}/review` asks for the review of South's decisions; the reviews' service of
+whichever server process claims the row values them one at a time, storing each, so the
+page fills in as it goes and a restarted server resumes where the stored progress stands.
+
+- Lower priority than live AI turns: the work runs in a pool of its own, one process at
+  niceness 19 (the AI pool's is 10): a live turn's search takes a core from it at once.
+- Once: a process works on a review only while it holds its lease in the database (a
+  conditional update), renewed while it works; a dead process's lease expires and another
+  (or the restarted one) takes the review up.
+- Language-neutral: the stored review holds its reasons as message recipes
+  (`i18n.recipe`), translated into the reader's language when served.
+- Hidden cards: nothing is served before the deal ends (409); after it, every hand is
+  public, as the end of the deal shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import JSONResponse
+
+from tarocchi.cards import team_of
+from tarocchi.games import game
+from tarocchi.i18n import Msg, Translator, from_recipe, recipe, translator
+from tarocchi.record import RecordError
+from tarocchi.review import (
+    Review,
+    ai_from_json,
+    ai_line,
+    ai_to_json,
+    assemble,
+    from_json,
+    plan,
+    to_json,
+    value,
+)
+from tarocchi.web.api import (
+    HUMAN,
+    NOT_OVER,
+    Auth,
+    Corrupt,
+    GameId,
+    Games,
+    Live,
+    rebuild,
+    record_of,
+    reply,
+)
+from tarocchi.web.lang import language
+from tarocchi.web.models import ReviewState, errors_for
+from tarocchi.web.store import Store, StoreUnavailable
+from tarocchi.web.store.reviews import ReviewRow
+from tarocchi.web.workers import AiPool, Unavailable
+
+LEASE_ENV = "TAROCCHI_REVIEW_LEASE_S"
+LEASE_S = 30.0  # a dead process's review waits this long before another takes it up
+POLL_S = 2.0  # how often an idle process looks for work another process left or asked for
+REVIEW_NICENESS = 19  # below the AI pool's: a live turn's search always goes first
+# one job values one decision (about a second) or plays the AI's line (a whole deal of
+# the level's searches): bounded far above both, the machine being busy
+REVIEW_DEADLINE_S = 600.0
+FAILED = Msg("the review could not be computed; ask for it again")
+
+
+# -- the stored form: reasons as message recipes ------------------------------------------
+
+
+def _reasons(data: dict[str, Any], convert: Callable[[Any], Any]) -> dict[str, Any]:
+    """Return a review's JSON form with each reason (the choices', the key moments')
+    converted."""
+    out = dict(data)
+    out["decisions"] = [
+        {**d, "choices": [{**c, "reason": convert(c["reason"])} for c in d["choices"]]}
+        for d in data["decisions"]
+    ]
+    out["key_moments"] = [{**k, "reason": convert(k["reason"])} for k in data["key_moments"]]
+    return out
+
+
+def stored(r: Review) -> str:
+    """Return a review as stored: JSON, its reasons as message recipes."""
+    english = to_json(r)
+    reasons = iter(
+        [c.reason for d in r.decisions for c in d.choices] + [k.reason for k in r.key_moments]
+    )
+    return json.dumps(_reasons(english, lambda _text: recipe(next(reasons))))
+
+
+def restored(text: str) -> Review:
+    """Return the review stored as `stored` wrote it, its reasons messages again."""
+    data = json.loads(text)
+    return from_json(_reasons(data, lambda r: from_recipe(r, card_of(data["game"]))))
+
+
+def card_of(game_name: str) -> Callable[[str], Any]:
+    """Return what reads a card code of a game as its card (a recipe's cards)."""
+    pack = game(game_name).pack
+    return lambda code: pack.cards[pack.card_id(code)]
+
+
+# -- the jobs, in the review pool's process ------------------------------------------------
+
+
+def prepare_reviewer(niceness: int) -> None:
+    """Set up the review process: the lowest priority, the rules and the search loaded."""
+    from tarocchi.web.api import prepare_worker
+
+    prepare_worker(niceness)
+
+
+def review_step(record: dict[str, Any], level: str, data: str | None, ai: str | None) -> str:
+    """Value South's next decision of a record not yet in the stored review data (none left:
+    nothing) and return the review so far as stored, with the AI's line if given."""
+    p = plan(record, HUMAN, level)
+    decisions = list(restored(data).decisions) if data else []
+    if len(decisions) < p.total:
+        decisions.append(value(p, len(decisions)))
+    line = ai_from_json(json.loads(ai)) if ai else None
+    return stored(assemble(p, decisions, line))
+
+
+def ai_job(record: dict[str, Any], level: str) -> str:
+    """Play the deal again with the AI of the level in South's seat; return its line as
+    stored (JSON)."""
+    return json.dumps(ai_to_json(ai_line(plan(record, HUMAN, level))))
+
+
+# -- the service ---------------------------------------------------------------------------
+
+
+def _at(seconds: float = 0.0) -> str:
+    return (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat(timespec="seconds")
+
+
+class Reviewer:
+    """A server process's share of the reviews: it claims reviews with work left, one at a
+    time, and works on each while it holds its lease."""
+
+    def __init__(self, store: Store, pool: AiPool, lease_s: float | None = None) -> None:
+        self.store = store
+        self.pool = pool
+        self.lease_s = lease_s or float(os.environ.get(LEASE_ENV) or LEASE_S)
+        self.owner = f"{os.getpid()}-{secrets.token_hex(6)}"
+        self.wake = asyncio.Event()
+        self.tasks: set[asyncio.Task[None]] = set()  # rows being made (held until done)
+
+    def until(self) -> str:
+        return _at(self.lease_s)
+
+    async def opened(self, game_id: str) -> None:
+        """Make a finished game's review row (its AI line is then computed) and wake up."""
+        with contextlib.suppress(StoreUnavailable):  # the next GET of its review makes it
+            await asyncio.to_thread(self.store.reviews.open, game_id, _at())
+        self.wake.set()
+
+    def ended(self, game_id: str) -> None:
+        """Note a deal that ended (called by the game service, on the event loop)."""
+        task = asyncio.get_running_loop().create_task(self.opened(game_id))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def run(self) -> None:
+        """Work on claimable reviews for ever; between them, wait for a wake-up or POLL_S."""
+        while True:
+            self.wake.clear()
+            try:
+                claim = self.store.reviews.claim
+                game_id = await asyncio.to_thread(claim, self.owner, _at(), self.until())
+            except StoreUnavailable:
+                game_id = None
+            if game_id is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), POLL_S)
+                continue
+            beat = asyncio.create_task(self.heartbeat(game_id))
+            try:
+                while await self.step(game_id):
+                    pass
+            except StoreUnavailable:
+                pass  # the lease runs out; this or another process takes it up again
+            finally:
+                beat.cancel()
+
+    async def heartbeat(self, game_id: str) -> None:
+        """Extend the lease while the work goes on (a job may take longer than a lease)."""
+        while True:
+            await asyncio.sleep(self.lease_s / 3)
+            with contextlib.suppress(StoreUnavailable):
+                await self.save(game_id)
+
+    async def step(self, game_id: str) -> bool:
+        """Do the next piece of a claimed review's work and store it; return whether this
+        process should go on with it."""
+        rv = await asyncio.to_thread(self.store.reviews.get, game_id)
+        row = await asyncio.to_thread(self.store.get, game_id)
+        if rv is None or row is None or rv.owner != self.owner:
+            return False
+        try:
+            record = record_of(row, rebuild(game(row.game), row.seed, row.actions))
+        except Corrupt as e:
+            return await self.failed(game_id, e.args[0])
+        keys = [f"review {game_id}"]
+        try:
+            if rv.status == "running" and (rv.done < (rv.total or 0) or rv.ai is not None):
+                data = await self.pool.run(keys, review_step, record, row.level, rv.data, rv.ai)
+                return await self.progress(rv, data)
+            if rv.ai is None:
+                ai = await self.pool.run(keys, ai_job, record, row.level)
+                return await self.save(game_id, ai=ai)
+        except (Unavailable, RecordError, ValueError):
+            return await self.failed(game_id, FAILED)
+        released = await asyncio.to_thread(self.store.reviews.release, game_id, self.owner, _at())
+        return not released  # asked for meanwhile: go on
+
+    async def progress(self, rv: ReviewRow, data: str) -> bool:
+        """Store the review so far; once every decision is valued and the AI's line is in
+        it, the review is done. Return whether work is left."""
+        done = len(json.loads(data)["decisions"])
+        if done >= (rv.total or 0) and rv.ai is not None:
+            await self.save(rv.game_id, None, done=done, data=data, status="done",
+                            pending=False, owner=None)  # fmt: skip
+            return False
+        return await self.save(rv.game_id, done=done, data=data)
+
+    async def save(self, game_id: str, *until: str | None, **values: Any) -> bool:
+        """Write values while holding the review, extending the lease (or ending it: None);
+        return whether this process still held it."""
+        lease = until[0] if until else self.until()
+        values["updated_at"] = _at()
+        keep = self.store.reviews.keep
+        return await asyncio.to_thread(keep, game_id, self.owner, lease, **values)
+
+    async def failed(self, game_id: str, why: Msg) -> bool:
+        """Mark a review failed, saying why; stop working on it."""
+        error = json.dumps(recipe(why))
+        await asyncio.to_thread(self.store.reviews.fail, game_id, self.owner, error, _at())
+        return False
+
+
+# -- the routes ----------------------------------------------------------------------------
+
+
+def body(live: Live, rv: ReviewRow | None, tr: Translator) -> dict[str, Any]:
+    """Return a game's review as the API serves it, its texts in tr's language."""
+    rules = game(live.row.game)
+    out: dict[str, Any] = {"status": "none", "done": 0, "total": None, "review": None,
+                           "ai": None, "error": None}  # fmt: skip
+    if rv is None:
+        return out
+    out.update(status=rv.status, done=rv.done, total=rv.total)
+    if rv.data:
+        out["review"] = to_json(restored(rv.data), tr)
+    if rv.ai:
+        ai = json.loads(rv.ai)
+        yours = rules.result(live.state).margin(team_of(HUMAN))
+        out["ai"] = {"level": ai["level"], "margin": ai["margin"], "yours": yours,
+                     "diverged": ai["diverged"]}  # fmt: skip
+    if rv.error:
+        out["error"] = tr.text(from_recipe(json.loads(rv.error), card_of(rules.name)))
+    return out
+
+
+def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request], Reviewer]
+                ) -> APIRouter:  # fmt: skip
+    """Return the review's routes, reading the services from the request's app."""
+    router = APIRouter(prefix="/api")
+    answers = errors_for(401, 403, 404, 409, 422, 503)
+
+    async def finished(request: Request, game_id: str, auth: Auth) -> tuple[Live, ReviewRow]:
+        """Return a finished game (its stored log replayed afresh: an altered one is refused,
+        naming its first bad action) and its review row, made if missing."""
+        live = await games(request).load(game_id, auth, fresh=True)
+        if not live.row.over or live.state.to_move is not None:
+            raise HTTPException(409, NOT_OVER)
+        service = reviewer(request)
+        rv = await asyncio.to_thread(service.store.reviews.get, game_id)
+        if rv is None:  # a deal that ended before reviews existed, or whose row was lost
+            await asyncio.to_thread(service.store.reviews.open, game_id, _at())
+            service.wake.set()
+            rv = await asyncio.to_thread(service.store.reviews.get, game_id)
+        if rv is None:
+            raise HTTPException(404, Msg("no such game"))
+        return live, rv
+
+    @router.post("/games/{game_id}/review", status_code=202, response_model=ReviewState,
+                 responses={200: {"model": ReviewState, "description": "The review is done"},
+                            **answers})  # fmt: skip
+    async def post_review(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
+        """Start the review of your decisions once the deal is over (again: nothing new
+        starts); 202 with its progress, 200 once it is done."""
+        live, rv = await finished(request, game_id, auth)
+        total = sum(1 for seat, _ in live.row.actions if seat == HUMAN)
+        store = reviewer(request).store
+        if await asyncio.to_thread(store.reviews.request, game_id, total, _at()):
+            reviewer(request).wake.set()
+            now = await asyncio.to_thread(store.reviews.get, game_id)
+            rv = now if now is not None else rv
+        data = body(live, rv, translator(language(request)))
+        return reply(data, 200 if data["status"] == "done" else 202)
+
+    @router.get("/games/{game_id}/review", response_model=ReviewState, responses=answers)
+    async def get_review(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
+        """Return the review's progress and the decisions valued so far, and the AI on your
+        cards (once the deal is over: 409 before)."""
+        live, rv = await finished(request, game_id, auth)
+        return reply(body(live, rv, translator(language(request))))
+
+    return router

@@ -1,0 +1,128 @@
+"""The stored reviews on both backends: one process at a time holds a review (claims are
+conditional updates), an expired lease is taken up, a lost holder cannot write, a request
+starts a review once, the review goes with its game, and a database at 0003 upgrades."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tarocchi.match import play_deal
+from tarocchi.record import now
+from tarocchi.web.app import create_app
+from tarocchi.web.store import GameRow, Store, token_hash
+
+T0 = "2026-01-01T00:00:00+00:00"
+T1 = "2026-01-01T00:00:30+00:00"
+T2 = "2026-01-01T00:01:00+00:00"
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[Store]:
+    with Store(db_url) as s:
+        s.upgrade()
+        yield s
+
+
+def finished(game_id: str, token: str = "t", seed: int = 4, at: str = T0) -> GameRow:
+    """Return the row of a deal South played with the random bot, to its end."""
+    log = play_deal("piedicavallo", seed, ["random"] * 4)
+    codes = tuple((s, log.rules.action_code(a)) for s, a in log.actions)
+    return GameRow(game_id, token_hash(token), "piedicavallo", seed, "random", codes,
+                   len(codes), True, at)  # fmt: skip
+
+
+def test_one_holder_at_a_time_and_an_expired_lease_is_taken_up(store: Store) -> None:
+    store.create(finished("a"))
+    reviews = store.reviews
+    assert reviews.open("a", T0) and reviews.open("a", T0)  # the second changes nothing
+    first = reviews.get("a")
+    assert first is not None and first.status == "none" and first.pending
+    assert reviews.claim("p1", T0, T1) == "a"
+    assert reviews.claim("p2", T0, T1) is None  # held until T1
+    assert reviews.keep("a", "p1", T1, done=0)
+    assert reviews.claim("p2", T2, T2) == "a"  # p1's lease ran out (p1 died)
+    assert not reviews.keep("a", "p1", T2, ai="{}")  # p1 lost it: its writes go nowhere
+    assert reviews.keep("a", "p2", T2, ai='{"level": "random"}')
+    assert reviews.release("a", "p2", T2)
+    got = reviews.get("a")
+    assert got is not None and not got.pending and got.owner is None and got.ai
+    assert reviews.claim("p3", T2, T2) is None  # no work left
+
+
+def test_concurrent_claims_take_each_review_once(store: Store) -> None:
+    for g in "abc":
+        store.create(finished(g))
+        store.reviews.open(g, T0)
+    barrier = threading.Barrier(6)
+    taken: list[str | None] = []
+
+    def claim(i: int) -> None:
+        barrier.wait()
+        taken.append(store.reviews.claim(f"p{i}", T0, T1))
+
+    threads = [threading.Thread(target=claim, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(g for g in taken if g) == ["a", "b", "c"]
+    assert taken.count(None) == 3
+
+
+def test_a_review_is_asked_for_once_and_asked_ones_come_first(store: Store) -> None:
+    for g in "ab":
+        store.create(finished(g))
+        store.reviews.open(g, T0)
+    assert store.reviews.request("b", 15, T1)
+    assert not store.reviews.request("b", 15, T1)  # running: nothing new starts
+    got = store.reviews.get("b")
+    assert got is not None and got.status == "running" and got.total == 15
+    assert store.reviews.claim("p", T1, T2) == "b"  # asked for: before the older "a"
+    assert not store.reviews.release("b", "p", T2)  # running: work is left
+    assert store.reviews.fail("b", "p", '{"msg": "x"}', T2)
+    assert store.reviews.request("b", 15, T2)  # a failed review may be asked for again
+
+
+def test_the_review_goes_with_its_game(store: Store) -> None:
+    store.create(finished("a"))
+    store.reviews.open("a", T0)
+    assert store.delete_stale(None, T1) == 1
+    assert store.get("a") is None and store.reviews.get("a") is None
+    assert not store.reviews.open("a", T1)  # no review of a game that is gone
+
+
+def wait_for(client: TestClient, url: str, h: dict[str, str], key: str) -> dict[str, Any]:
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        res = client.get(url, headers=h)
+        assert res.status_code == 200, res.text
+        if res.json()[key]:
+            return dict(res.json())
+        time.sleep(0.5)
+    raise AssertionError(f"no {key} in time")
+
+
+def test_a_database_at_0003_upgrades_and_its_finished_games_get_the_ai_line(
+    db_url: str,
+) -> None:
+    """Games finished before reviews existed: kept by the upgrade, and their AI line is
+    computed when their review is first read."""
+    game = finished("a", "tok", at=now())  # recent: the retention keeps it
+    with Store(db_url) as old:
+        assert old.upgrade("0003") == "0003"
+        old.create(game)
+    with TestClient(create_app(db_url, ai_workers=1)) as client:
+        h = {"Authorization": "Bearer tok"}
+        res = client.get("/api/games/a", headers=h)
+        assert res.status_code == 200 and res.json()["view"]["over"], res.text
+        got = wait_for(client, "/api/games/a/review", h, "ai")
+        assert got["status"] == "none" and got["ai"]["level"] == "random"
+    with Store(db_url) as new:
+        assert new.upgrade() == "0004"
+        assert new.get("a") == game
