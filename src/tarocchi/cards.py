@@ -9,7 +9,7 @@ a max over ids. Tables (points, suit of card, masks) are built once at import.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from tarocchi.i18n import N_, Msg
@@ -154,9 +154,13 @@ class Pack:
         return (order, -card)
 
 
+# a card as the packs list it: (code, English, Italian, suit, rank, strength, points)
+Row = tuple[str, str, str, int, str, int, int]
+
+
 def suit_cards(
     suit: int, ranks: Sequence[tuple[str, int, int]], names: tuple[dict[str, str], dict[str, str]]
-) -> list[tuple[str, str, str, int, str, int, int]]:
+) -> list[Row]:
     """Build the rows of one suit from (rank, strength, points), weakest first."""
     code = SUIT_CODES[suit]
     en, it = names
@@ -168,20 +172,23 @@ def suit_cards(
     return rows
 
 
+# the court cards of a 62-card pack from the Jack up, with their points
+TAROT_COURT = (("J", 2), ("N", 3), ("Q", 4), ("K", 5))
+
+
 def tarot_suits(
     long_pips: Sequence[str],
     round_pips: Sequence[str],
-    court: Sequence[tuple[str, int]],
     names: tuple[dict[str, str], dict[str, str]],
-) -> list[tuple[str, str, str, int, str, int, int]]:
+) -> list[Row]:
     """Build the rows of the four suits of a 62-card pack: the pips weakest first (Swords
     and Batons long_pips, Cups and Coins round_pips), each worth 1, then the court cards
-    (rank, points) from the Jack up."""
+    (TAROT_COURT)."""
     rows = []
     for suit in (SWORDS, BATONS, CUPS, COINS):
         pips = long_pips if suit in (SWORDS, BATONS) else round_pips
         ranks = [(r, i + 1, 1) for i, r in enumerate(pips)]
-        ranks += [(r, 7 + i, p) for i, (r, p) in enumerate(court)]
+        ranks += [(r, 7 + i, p) for i, (r, p) in enumerate(TAROT_COURT)]
         rows += suit_cards(suit, ranks, names)
     return rows
 
@@ -190,6 +197,21 @@ RANK_NAMES_EN = {"K": "King", "Q": "Queen", "N": "Knight", "J": "Jack", "A": "Ac
 RANK_NAMES_IT = {"K": "Re", "Q": "Regina", "N": "Cavallo", "J": "Fante", "A": "Asso"}
 
 
-def build_pack(name: str, rows: Sequence[tuple[str, str, str, int, str, int, int]]) -> Pack:
+def numbered_trumps(
+    names: Sequence[tuple[str, str]], first: int, points: Callable[[int], int]
+) -> list[Row]:
+    """Build the rows of numbered trumps from trump first up, one per (English, Italian)
+    subject, weakest first: code Tn, named "n subject", strength n, worth points(n)."""
+    return [
+        (f"T{n}", f"{n} {en}", f"{n} {it}", TRUMPS, f"T{n}", n, points(n))
+        for n, (en, it) in enumerate(names, start=first)
+    ]
+
+
+# every pack's last card: the Matto, worth 5
+MATTO_ROW: Row = ("MATTO", "The Fool (Matto)", "Il Matto", FOOL, "MATTO", 0, 5)
+
+
+def build_pack(name: str, rows: Sequence[Row]) -> Pack:
     """Number rows (code, en, it, suit, rank, strength, points) given in id order."""
     return Pack(name, [Card(i, *row) for i, row in enumerate(rows)])

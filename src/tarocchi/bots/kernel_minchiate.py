@@ -1,12 +1,11 @@
 """Minchiate's trick play on raw ints, for the search: its positions, playouts and scores.
 
-Its playouts are played by the heuristic bot compiled
-(`tarocchi.bots.heuristic.compiled_minchiate`, on the two-word masks of
-`tarocchi.bots.compiled_minchiate`). `play` (the searched first move: the King rule,
-the winners scoring their opponents' counting cards at once through the resti ledger)
-and `outcome` (the Matto's payback, the card points, captured versicole, cards over 42,
-the last trick and the ledger's rounding) must agree with `tarocchi.games.minchiate`
-(rules §4-§5): tests/bots/test_search.py proves it on many seeded deals.
+Its playouts (the searched first card included) are played by the heuristic bot
+compiled (`tarocchi.bots.heuristic.compiled_minchiate`, on the two-word masks of
+`tarocchi.bots.compiled_minchiate`) and scored by the rules' own end of the deal
+(`minchiate_deal.settle`: the Matto's payback, the end totals, the ledger's rounding).
+tests/bots/test_search.py proves them equal to `tarocchi.games.minchiate` on many
+seeded deals.
 
 The search maximises net resti with the points as the tie-break: a playout's
 margin is the net resti plus the raw point lead (every point scored in the
@@ -18,26 +17,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from tarocchi.bots.heuristic.compiled_minchiate import Players
-from tarocchi.cards import BIT, popcount
-from tarocchi.games.base import Result, beat_table, top_index
-from tarocchi.games.minchiate import (
-    CAPTURE_POINTS,
-    CARDS_PAR,
-    KING_MASK,
-    LAST_TRICK_BONUS,
-    LED_MASK,
-    PLAY,
-    RULES,
-    TRICKS,
-    State,
-    payback_card,
-)
-from tarocchi.games.minchiate_combos import versicole_value
-from tarocchi.games.minchiate_ledger import Ledger, convert
+from tarocchi.cards import BIT
+from tarocchi.games.base import Result
+from tarocchi.games.minchiate import KING_MASK, PLAY, RULES, State
+from tarocchi.games.minchiate_deal import settle
+from tarocchi.games.minchiate_ledger import RESTO, Ledger
 from tarocchi.packs.minchiate import MATTO, PACK, trump
 from tarocchi.views import View
 
-POINTS = PACK.points
 MATTO_BIT = BIT[MATTO]
 TRUMP_MASK = PACK.trump_mask
 # the points' weight: a raw lead of 120 points adds one to the margin of resti
@@ -51,8 +38,6 @@ INTERCHANGEABLE = (PACK.full_mask & ~TRUMP_MASK & ~KING_MASK & ~MATTO_BIT) | sum
     BIT[trump(n)]
     for n in (6, 7, 8, 9, 11, 12, 14, 15, 16, 17, 18, 19, 21, 22, 23, 24, 25, 26, 27)
 )
-
-BEAT = beat_table(PACK)
 
 
 class Pos(NamedTuple):
@@ -100,73 +85,16 @@ def rank_lines(lines: list[tuple[int, ...]], state: State) -> list[tuple[int, ..
     return lines
 
 
-def play(pos: Pos, card: int) -> Pos:
-    """Return the position after the player to move plays card (assumed legal)."""
-    hands, p, trick, piles, won, led, ledger, last = pos
-    h = list(hands)
-    h[p] ^= BIT[card]
-    new_hands = (h[0], h[1], h[2], h[3])
-    trick = (*trick, card)
-    if len(trick) < 4:
-        return Pos(new_hands, (p + 1) & 3, trick, piles, won, led, ledger, last)
-    first = (p + 1) & 3
-    winner = (first + top_index(trick, BEAT, MATTO)) & 3
-    team = winner & 1
-    pl = [piles[0], piles[1]]
-    gained = 0
-    for i, c in enumerate(trick):
-        if c == MATTO:
-            pl[(first + i) & 1] |= MATTO_BIT
-        else:
-            pl[team] |= BIT[c]
-            if (first + i) & 1 != team:
-                gained += CAPTURE_POINTS[c]
-    if gained:
-        ledger = convert(*ledger, team, gained)
-    w = [won[0], won[1]]
-    w[team] += 1
-    suit = LED_MASK[trick[0]] or LED_MASK[trick[1]]
-    done = w[0] + w[1] == TRICKS
-    return Pos(
-        new_hands,
-        -1 if done else winner,
-        (),
-        (pl[0], pl[1]),
-        (w[0], w[1]),
-        led | suit,
-        ledger,
-        winner,
-    )
-
-
 def outcome(
-    piles: tuple[int, int] | list[int], ledger: tuple[int, int, int], last: int
+    piles: tuple[int, int], ledger: tuple[int, int, int], last: int
 ) -> tuple[int, int, int, int, int]:
-    """Return (NS resti, EW resti, NS points, EW points, raw difference) at the end (rules
-    §5); the raw difference is every point scored in the deal, NS minus EW (60 a resto)."""
-    diff, rns, rew = ledger
-    pl = [piles[0], piles[1]]
-    team = 0 if pl[0] & MATTO_BIT else 1
-    pile = pl[team]
-    if pile & MATTO_BIT and popcount(pile) & 3 == 1:
-        # rules §5: the Matto lost its trick, so its team gives one card for it
-        card = payback_card(pile)
-        pl[team] ^= BIT[card]
-        pl[1 - team] |= BIT[card]
-        if card != MATTO and POINTS[card]:
-            diff, rns, rew = convert(diff, rns, rew, 1 - team, POINTS[card])
-    end = [0, 0]
-    for t in (0, 1):
-        p = pl[t]
-        end[t] = PACK.points_of(p) + versicole_value(p) + max(0, popcount(p) - CARDS_PAR)
-    end[last & 1] += LAST_TRICK_BONUS
-    diff += end[0] - end[1]
-    raw = 60 * (rns - rew) + diff
-    if diff > 0:
-        rns += -(-diff // 60)
-    elif diff < 0:
-        rew += -(diff // 60)
-    return rns, rew, end[0], end[1], raw
+    """Return (NS resti, EW resti, NS points, EW points, raw difference) at the end, through
+    the rules' own `settle`; the raw difference is every point scored in the deal, NS minus
+    EW (60 a resto)."""
+    end = settle(piles, Ledger(*ledger), last)
+    before = end.ledger
+    (ns, ew), final = end.points, end.final
+    return final.ns, final.ew, ns, ew, RESTO * (before.ns - before.ew) + before.diff + ns - ew
 
 
 def objective(rns: int, rew: int, raw: int) -> tuple[float, float]:
@@ -192,12 +120,15 @@ def value(pos: Pos) -> tuple[float, float]:
     return objective(rns, rew, raw)
 
 
-def playout(pos: Pos, players: Players, moves: list[int] | None = None) -> tuple[float, float]:
-    """Play the deal to its end with the compiled heuristic players; return each team's
-    value. The cards played are appended to moves if given."""
+def playout(
+    pos: Pos, players: Players, first: int = -1, moves: list[int] | None = None
+) -> tuple[float, float]:
+    """Play the deal to its end with the compiled heuristic players, the player to move
+    playing card first (-1: its heuristic choice); return each team's value. The cards
+    played are appended to moves if given."""
     if pos.to_move < 0:
         return value(pos)
-    out = players.playout(pos, moves is not None)
+    out = players.playout(pos, first, moves is not None)
     if moves is not None:
         moves.extend(out.moves)
     rns, rew, _, _, raw = outcome(out.piles, out.ledger, out.last)

@@ -2,13 +2,10 @@
 
 A position holds what the end of the deal needs to be scored: the piles, each
 player's DECLARE or PASS at its first turn of trick 1, the Matto's fate, the last
-trick. Its playouts are played by the heuristic bot compiled
-(`tarocchi.bots.heuristic.compiled_ottocento`), which declares as the bot does.
-`play` (the searched first move, the equal Moors included: the last one played wins)
-and `score` (card points counted in pairs, captured combinations, declarations, the
-last trick, the discard, the sweep and the Matto's settlement) must agree with
-`tarocchi.games.ottocento` (rules §3-§5): tests/bots/test_search.py proves it on many
-seeded deals.
+trick. Its playouts (the searched first move included) are played by the heuristic
+bot compiled (`tarocchi.bots.heuristic.compiled_ottocento`), which declares as the
+bot does, and scored by the rules' own `settle` and `final`. tests/bots/
+test_search.py proves them equal to `tarocchi.games.ottocento` on many seeded deals.
 """
 
 from __future__ import annotations
@@ -16,42 +13,26 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from tarocchi.bots.heuristic.compiled_ottocento import Players
-from tarocchi.cards import BIT, iter_bits, popcount
-from tarocchi.games.base import Result, beat_table, top_index
+from tarocchi.cards import BIT, iter_bits
+from tarocchi.games.base import Result
 from tarocchi.games.ottocento import (
     DECLARE,
-    DECLARE_ACTION,
-    LAST_TRICK_BONUS,
     NEUTRAL,
     PLAY,
     PROTECTED,
     RULES,
-    TRICKS,
     State,
+    final,
     settle,
 )
-from tarocchi.games.ottocento_combos import combination_value
-from tarocchi.packs.bolognese import MATTO, MOORS_MASK, PACK
+from tarocchi.packs.bolognese import MATTO
 from tarocchi.views import View
 
-MATTO_BIT = BIT[MATTO]
-NOT_MATTO = PACK.full_mask & ~MATTO_BIT
 # the largest margin a deal can plausibly reach, to put margins on about [-1, 1]
 SCALE = 400
 TIE = 2.0  # margins this close are a tie, which the heuristic bot's choice breaks
 # cards that may play alike: equal ones in sequence need one search (search.equivalent)
 INTERCHANGEABLE = NEUTRAL  # the cards of no combination family (rules §3)
-
-
-def _beat_table() -> tuple[int, ...]:
-    """Return, per card, what beats it; rules §4: a later Moor beats an earlier one."""
-    beat = list(beat_table(PACK))
-    for moor in iter_bits(MOORS_MASK):
-        beat[moor] |= MOORS_MASK
-    return tuple(beat)
-
-
-BEAT = _beat_table()
 
 
 class Pos(NamedTuple):
@@ -140,76 +121,18 @@ def rank_lines(lines: list[tuple[int, ...]], state: State) -> list[tuple[int, ..
     return sorted(lines, key=score, reverse=True)
 
 
-def play(pos: Pos, action: int) -> Pos:
-    """Return the position after the player to move takes action (assumed legal)."""
-    (hands, p, deciding, trick, piles, won, decided, declared, matto, last, dealer, discard) = pos
-    if deciding:
-        d = list(declared)
-        if action == DECLARE_ACTION:
-            d[p & 1] += combination_value(hands[p])
-        return pos._replace(deciding=False, decided=decided | 1 << p, declared=(d[0], d[1]))
-    bit = BIT[action]
-    h = list(hands)
-    h[p] ^= bit
-    new_hands = (h[0], h[1], h[2], h[3])
-    if action == MATTO:
-        matto = (p, -1)
-    trick = (*trick, action)
-    if len(trick) < 4:
-        p = (p + 1) & 3
-        if not won[0] + won[1] and not decided >> p & 1:
-            # rules §3: p's first turn; a hand that scores nothing passes at once
-            if combination_value(new_hands[p]):
-                return Pos(
-                    new_hands, p, True, trick, piles, won, decided, declared, matto, last,
-                    dealer, discard,
-                )  # fmt: skip
-            decided |= 1 << p
-        return Pos(
-            new_hands, p, False, trick, piles, won, decided, declared, matto, last, dealer,
-            discard,
-        )  # fmt: skip
-    first = (p + 1) & 3
-    winner = (first + top_index(trick, BEAT, MATTO)) & 3
-    real = 0
-    for c in trick:
-        real |= BIT[c]
-    real &= NOT_MATTO
-    pl = [piles[0], piles[1]]
-    pl[winner & 1] |= real
-    if MATTO in trick:
-        owner = (first + trick.index(MATTO)) & 3
-        pl[owner & 1] |= MATTO_BIT
-        matto = (owner, winner)
-    w = [won[0], won[1]]
-    w[winner & 1] += 1
-    done = w[0] + w[1] == TRICKS
-    return Pos(
-        new_hands, -1 if done else winner, False, (), (pl[0], pl[1]), (w[0], w[1]), decided,
-        declared, matto, winner, dealer, discard,
-    )  # fmt: skip
-
-
 def score(
-    piles: tuple[int, int] | list[int],
+    piles: tuple[int, int],
     won_ew: int,
     matto: tuple[int, int],
     last: int,
-    declared: tuple[int, int] | list[int],
+    declared: tuple[int, int],
     dealer: int,
     discard: int,
 ) -> tuple[int, int]:
-    """Return the final (NS, EW) totals (rules §5), as `Ottocento.result` counts them."""
+    """Return the final (NS, EW) totals (rules §5) through the rules' own settlement."""
     ns_pile, ew_pile, _, _ = settle(piles, dealer, discard, won_ew, matto[0], matto[1])
-    ns = (2 * PACK.points_of(ns_pile) - popcount(ns_pile)) // 2
-    ew = (2 * PACK.points_of(ew_pile) - popcount(ew_pile)) // 2
-    ns += combination_value(ns_pile) + declared[0]
-    ew += combination_value(ew_pile) + declared[1]
-    if last & 1:
-        ew += LAST_TRICK_BONUS
-    else:
-        ns += LAST_TRICK_BONUS
-    return ns, ew
+    return final(ns_pile, ew_pile, declared, last)
 
 
 def totals(pos: Pos) -> tuple[int, int]:
@@ -222,13 +145,16 @@ def result_totals(result: Result) -> tuple[float, float]:
     return result.ns, result.ew
 
 
-def playout(pos: Pos, players: Players, moves: list[int] | None = None) -> tuple[int, int]:
+def playout(
+    pos: Pos, players: Players, first: int = -1, moves: list[int] | None = None
+) -> tuple[int, int]:
     """Play the deal to its end with the compiled heuristic players (who declare as the
-    heuristic bot does); return the final (NS, EW) totals. The actions taken are appended
-    to moves if given."""
+    heuristic bot does), the player to move taking action first (-1: its heuristic
+    choice); return the final (NS, EW) totals. The actions taken are appended to moves if
+    given."""
     if pos.to_move < 0:
         return totals(pos)
-    h = players.playout(pos, moves is not None)
+    h = players.playout(pos, first, moves is not None)
     if moves is not None:
         moves.extend(h.moves)
     return score(h.piles, h.won[1], h.matto, h.last, h.declared, pos.dealer, pos.discard)

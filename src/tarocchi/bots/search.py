@@ -47,10 +47,6 @@ S = TypeVar("S", bound=GameState, contravariant=True)  # its game's State
 class Players(Protocol):
     """The compiled heuristic players of one view (`heuristic.compiled_<game>.Players`)."""
 
-    def after(self, card: int) -> Players:
-        """Return the players who also saw the view's seat play card."""
-        ...
-
     def replay(self, hands: tuple[int, int, int, int], discard: int) -> tuple[int, int]:
         """Return the past plays they would have made otherwise: (near, other)."""
         ...
@@ -81,12 +77,11 @@ class Kernel(Protocol[P, S, H]):
         """Return the position of a rules state."""
         ...
 
-    def play(self, pos: P, action: int) -> P:
-        """Return the position after the player to move takes action."""
-        ...
-
-    def playout(self, pos: P, players: H, moves: list[int] | None = None) -> tuple[float, float]:
-        """Play the deal to its end; return each team's value."""
+    def playout(
+        self, pos: P, players: H, first: int = -1, moves: list[int] | None = None
+    ) -> tuple[float, float]:
+        """Play the deal to its end, the player to move taking action first (-1: the
+        heuristic players' choice); return each team's value."""
         ...
 
     def heuristic_players(self, view: View) -> H:
@@ -259,10 +254,10 @@ class SearchBot(Bot):
                 return prior
         return best
 
-    def playout(self, pos: Any, players: Any) -> tuple[float, ...]:
-        """Play a kernel position to its end with the compiled heuristic players; return
-        each team's value."""
-        totals: tuple[float, ...] = self.kernel.playout(pos, players)
+    def playout(self, pos: Any, players: Any, first: int = -1) -> tuple[float, ...]:
+        """Play a kernel position to its end with the compiled heuristic players, the player
+        to move taking action first (-1: their choice); return each team's value."""
+        totals: tuple[float, ...] = self.kernel.playout(pos, players, first)
         return totals
 
     def evaluate(self, view: View) -> dict[int, Stat] | None:
@@ -314,7 +309,7 @@ class SearchBot(Bot):
             lines = k.rank_lines(lines, draw())[: cfg.max_lines]
         stats = self.pimc(
             draw, view, lines, lambda state: state,
-            lambda state, line: (k.from_state(after(self.rules, state, line)), players),
+            lambda state, line: (k.from_state(after(self.rules, state, line)), players, -1),
         )  # fmt: skip
         out: dict[int, Stat] = {}
         for line, st in stats.items():
@@ -328,11 +323,7 @@ class SearchBot(Bot):
         action."""
         k = self.kernel
         players = k.heuristic_players(view)
-        # players who know what the view shows see the action played too
-        after = {a: players.after(a) for a in actions}
-        return self.pimc(
-            draw, view, actions, k.from_state, lambda pos, a: (k.play(pos, a), after[a])
-        )
+        return self.pimc(draw, view, actions, k.from_state, lambda pos, a: (pos, players, a))
 
     def pimc(
         self,
@@ -340,10 +331,11 @@ class SearchBot(Bot):
         view: View,
         keys: Sequence[K],
         prepare: Callable[[Any], Any],
-        start: Callable[[Any, K], tuple[Any, Any]],
+        start: Callable[[Any, K], tuple[Any, Any, int]],
     ) -> dict[K, Stat]:
         """Play each deal drawn out once after each key (an action, a setup line): prepare
-        turns a deal into what start needs to give the key's position and its players."""
+        turns a deal into what start needs to give the key's position, its players and the
+        first action (-1: none given)."""
         cfg = self.cfg
         team = view.seat & 1
         stats = {key: Stat() for key in keys}

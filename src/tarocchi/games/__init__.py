@@ -27,7 +27,7 @@ class GameInfo:
     rules: str  # the rules module; its RULES is the rules object
     pack: str  # the pack's module; its PACK is the pack
     heuristic: str  # the heuristic player's class
-    kernel: str  # the search's compiled path: positions, first moves, playouts, scores
+    kernel: str  # the search's compiled path: positions of raw ints, playouts, their scoring
     belief: str  # the class that samples the deals a view allows
 
 

@@ -92,6 +92,8 @@ from tarocchi.games.minchiate_deal import Fields as Fields
 from tarocchi.games.minchiate_deal import Score as Score
 from tarocchi.games.minchiate_deal import State as State
 from tarocchi.games.minchiate_deal import card_points as card_points
+from tarocchi.games.minchiate_deal import lost_matto
+from tarocchi.games.minchiate_deal import payback_card as payback_card
 from tarocchi.games.minchiate_ledger import Ledger, describe_diff
 from tarocchi.games.minchiate_notes import END_TOTAL_LABEL
 from tarocchi.games.minchiate_preplay import after_declaration, after_discard, deal
@@ -138,20 +140,6 @@ def play_mask(hand: int, trick: tuple[tuple[int, int], ...], led_before: int) ->
         return m | hand & MATTO_BIT
     m = hand & TRUMP_MASK
     return m | hand & MATTO_BIT if m else hand
-
-
-def payback_card(pile: int) -> int:
-    """Return the card a team gives for its lost Matto (rules §5): its lowest zero-point card
-    but T29, else T29, else its lowest counting card; the Matto itself if it won no trick."""
-    rest = pile & ~MATTO_BIT
-    if not rest:
-        return MATTO
-    zero = rest & DISCARDABLE
-    if zero:
-        return (zero & -zero).bit_length() - 1
-    if rest & T29_BIT:
-        return T29
-    return min(bits(rest), key=lambda c: (POINTS[c], c))
 
 
 # legal_actions: the action ids of each byte value at each byte position of a mask
@@ -350,31 +338,9 @@ class Minchiate(TrickGame[State]):
                  tricks, winners, (ns, ew), 0 if over else hands[winner], led | suit, discards,
                  declared, info),
             )  # fmt: skip
-        # play_mask, inlined (the hot path of playouts)
         trick += ((p, action),)
-        suit = LED_MASK[trick[0][1]]
-        if not suit and len(trick) > 1:
-            suit = LED_MASK[trick[1][1]]  # rules §4: after a led Matto
         p = (p + 1) & 3
-        hand = hands[p]
-        if not suit:
-            legal = hand
-        else:
-            legal = hand & suit
-            if legal:
-                king = legal & KING_MASK
-                if king and not led & suit:
-                    for _, c in trick:
-                        if TRUMP_MASK >> c & 1:
-                            legal = king
-                            break
-                    else:
-                        legal |= hand & MATTO_BIT
-                else:
-                    legal |= hand & MATTO_BIT
-            else:
-                legal = hand & TRUMP_MASK
-                legal = legal | hand & MATTO_BIT if legal else hand
+        legal = play_mask(hands[p], trick, led)
         return _new_state(
             State,
             (hands, dealer, PLAY, p, leader, trick, tricks, winners, piles, legal, led, discards,
@@ -435,15 +401,13 @@ class Minchiate(TrickGame[State]):
     def matto_payback(self, state: State) -> tuple[int, int, int] | None:
         """Return (owing team, trick index, card given) if the Matto lost its trick to the
         opponents (rules §4-§5: its team gives them one pile card at the end), else None."""
-        team = 0 if state.piles[0] & MATTO_BIT else 1
-        pile = state.piles[team]
-        # a lost Matto came back alone to its team's pile of whole tricks: 4t + 1 cards
-        if not pile & MATTO_BIT or pile.bit_count() & 3 != 1:
+        owed = lost_matto(state.piles)
+        if owed is None:
             return None
         for i, trick in enumerate(state.tricks):
             for _, card in trick:
                 if card == MATTO:
-                    return team, i, payback_card(pile)
+                    return owed[0], i, owed[1]
         return None
 
     def result(self, state: State) -> Result:

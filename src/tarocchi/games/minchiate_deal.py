@@ -8,11 +8,13 @@ The rules (tarocchi.games.minchiate) move a State; their words
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
-from tarocchi.cards import mask_of
+from tarocchi.cards import bits, mask_of
 from tarocchi.games.base import led_masks
-from tarocchi.games.minchiate_combos import KIND_CODES
+from tarocchi.games.minchiate_combos import KIND_CODES, versicole_value
+from tarocchi.games.minchiate_ledger import Ledger
 from tarocchi.i18n import N_
 from tarocchi.packs.minchiate import MATTO, PACK, trump
 
@@ -119,3 +121,61 @@ class Score(NamedTuple):
     points: int
     cards: int
     ids: tuple[int, ...]  # the cards in the order `what` names them; a declaration: its kind
+
+
+def payback_card(pile: int) -> int:
+    """Return the card a team gives for its lost Matto (rules §5): its lowest zero-point card
+    but T29, else T29, else its lowest counting card; the Matto itself if it won no trick."""
+    rest = pile & ~MATTO_BIT
+    if not rest:
+        return MATTO
+    zero = rest & DISCARDABLE
+    if zero:
+        return (zero & -zero).bit_length() - 1
+    if rest & T29_BIT:
+        return T29
+    return min(bits(rest), key=lambda c: (POINTS[c], c))
+
+
+def lost_matto(piles: Sequence[int]) -> tuple[int, int] | None:
+    """Return (the Matto's team, the card it gives) if the Matto lost its trick to the
+    opponents (rules §4-§5: its team gives them one pile card at the end), else None."""
+    team = 0 if piles[0] & MATTO_BIT else 1
+    pile = piles[team]
+    # a lost Matto came back alone to its team's pile of whole tricks: 4t + 1 cards
+    if not pile & MATTO_BIT or pile.bit_count() & 3 != 1:
+        return None
+    return team, payback_card(pile)
+
+
+def end_points(ns_pile: int, ew_pile: int, last: int) -> tuple[int, int]:
+    """Return the end-of-deal totals (NS, EW) of the final piles (rules §5): card points,
+    captured versicole, one a card over 42, and 10 for the last trick's winner."""
+    ns = card_points(ns_pile) + versicole_value(ns_pile) + max(0, ns_pile.bit_count() - CARDS_PAR)
+    ew = card_points(ew_pile) + versicole_value(ew_pile) + max(0, ew_pile.bit_count() - CARDS_PAR)
+    return (ns, ew + LAST_TRICK_BONUS) if last & 1 else (ns + LAST_TRICK_BONUS, ew)
+
+
+class Settled(NamedTuple):
+    """The end of a deal (rules §5), as `settle` finds it."""
+
+    piles: tuple[int, int]  # the final piles, the card given for a lost Matto moved
+    payback: tuple[int, int] | None  # (the Matto's team, the card it gave), as `lost_matto`
+    points: tuple[int, int]  # the end-of-deal totals
+    ledger: Ledger  # the running ledger after the payback, before the end totals
+    final: Ledger  # the resti: the end totals joined to it in one step and rounded up
+
+
+def settle(piles: Sequence[int], ledger: Ledger, last: int) -> Settled:
+    """Return the end of a deal from the piles of its tricks, the ledger of its immediate
+    scores and the last trick's winner (rules §5): the card given for a lost Matto (scoring
+    at once if it counts), then the end-of-deal totals, the remaining lead rounded up."""
+    pl = [piles[0], piles[1]]
+    owed = lost_matto(pl)
+    if owed is not None:
+        team, card = owed
+        pl[team] ^= 1 << card
+        pl[1 - team] |= 1 << card
+        ledger = ledger.score(1 - team, CAPTURE_POINTS[card])
+    end = end_points(pl[0], pl[1], last)
+    return Settled((pl[0], pl[1]), owed, end, ledger, ledger.finish(*end))

@@ -10,12 +10,13 @@ Section numbers (§) refer to docs/rules.md (Minchiate).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from tarocchi.cards import SEATS, TEAMS, Card, mask_of
 from tarocchi.games.base import Event, Result, ScoreLine, winner_of
 from tarocchi.games.minchiate_combos import Combo, combo_base, combo_name, combos, describe
 from tarocchi.games.minchiate_deal import (
+    CAPTURE_POINTS,
     CARDS_PAR,
     CUT,
     DEAL,
@@ -35,8 +36,10 @@ from tarocchi.games.minchiate_deal import (
     TRICKS,
     DealInfo,
     Score,
+    Settled,
     State,
     card_points,
+    settle,
 )
 from tarocchi.games.minchiate_ledger import Ledger, convert, describe_diff
 from tarocchi.i18n import N_, Msg, nmsg
@@ -412,85 +415,77 @@ def _reveal_notes(out: Notes, rules: Minchiate, state: State) -> None:
 
 
 # -- the result ---------------------------------------------------------------------------------
-class Ending(NamedTuple):
-    """The end-of-deal count (rules §5): its breakdown lines and the two totals."""
-
-    lines: list[ScoreLine]
-    ns: int
-    ew: int
-
-
 def result(rules: Minchiate, state: State) -> Result:
     """Score a finished deal (rules §5): the resti of each side, the ledger and the end
     breakdown; net resti decide, 0 is a draw."""
     if state.phase != OVER:
         raise ValueError("the deal is not over")
-    scores = rules.scores(state)
-    piles = [state.piles[0], state.piles[1]]
+    ledger, entries = _ledger(rules.scores(state))
+    end = settle(state.piles, ledger, state.winners[-1])
     lines: list[ScoreLine] = []
-    payback = rules.matto_payback(state)
+    payback = rules.matto_payback(state) if end.payback else None
     if payback is not None:
         team, trick_no, card = payback
-        piles[team] ^= 1 << card
-        piles[1 - team] |= 1 << card
         lines.append(ScoreLine(PAYBACK_LABEL, 0, 0, payback_text(team, trick_no, card)))
-        if card != MATTO and POINTS[card]:
-            scores.append(rules.payback_score(team, card))
-    ledger, entries = _ledger(scores)
-    ending = _ending(state, piles[0], piles[1])
-    lines += ending.lines
+        if CAPTURE_POINTS[card]:
+            entries.append(_entry(rules.payback_score(team, card), *end.ledger))
+    lines += _ending(state, end)
     # rules §5: the end totals join the running difference in one step, then round up
-    final = ledger.finish(ending.ns, ending.ew)
-    diff = ledger.diff + ending.ns - ending.ew
+    (end_ns, end_ew), final = end.points, end.final
+    diff = end.ledger.diff + end_ns - end_ew
     entries.append(
         {
             "what": Msg(
                 "the end-of-deal totals (%(ns)d to %(ew)d), rounded up in units of 60",
-                ns=ending.ns,
-                ew=ending.ew,
+                ns=end_ns,
+                ew=end_ew,
             ),
             "team": TEAMS[0] if diff > 0 else TEAMS[1] if diff < 0 else None,
-            "points": abs(ending.ns - ending.ew),
+            "points": abs(end_ns - end_ew),
             "difference": 0,
             "ns_resti": final.ns,
             "ew_resti": final.ew,
         }
     )
-    lines += _final_lines(ledger, final, diff)
+    lines += _final_lines(end.ledger, final, diff)
     extra = (
         ("ns_resti", final.ns),
         ("ew_resti", final.ew),
-        ("ns_points", ending.ns),
-        ("ew_points", ending.ew),
+        ("ns_points", end_ns),
+        ("ew_points", end_ew),
         ("net_resti", final.net),
         ("ledger", entries),
     )
     verdict = winner_of(final.ns, final.ew)
-    return Result(final.ns, final.ew, verdict, tuple(lines), (piles[0], piles[1]), extra)
+    return Result(final.ns, final.ew, verdict, tuple(lines), end.piles, extra)
+
+
+def _entry(score: Score, diff: int, ns: int, ew: int) -> dict[str, Any]:
+    """Return the ledger's entry for one immediate score, the ledger as it left it."""
+    return {
+        "what": score_what(score),
+        "team": TEAMS[score.team],
+        "points": score.points,
+        "difference": diff,
+        "ns_resti": ns,
+        "ew_resti": ew,
+    }
 
 
 def _ledger(scores: list[Score]) -> tuple[Ledger, list[dict[str, Any]]]:
     """Return the running ledger after the immediate scores, with one entry per score."""
-    diff = ns_resti = ew_resti = 0
+    diff = ns = ew = 0
     entries: list[dict[str, Any]] = []
     for sc in scores:
-        diff, ns_resti, ew_resti = convert(diff, ns_resti, ew_resti, sc.team, sc.points)
-        entries.append(
-            {
-                "what": score_what(sc),
-                "team": TEAMS[sc.team],
-                "points": sc.points,
-                "difference": diff,
-                "ns_resti": ns_resti,
-                "ew_resti": ew_resti,
-            }
-        )
-    return Ledger(diff, ns_resti, ew_resti), entries
+        diff, ns, ew = convert(diff, ns, ew, sc.team, sc.points)
+        entries.append(_entry(sc, diff, ns, ew))
+    return Ledger(diff, ns, ew), entries
 
 
-def _ending(state: State, ns_pile: int, ew_pile: int) -> Ending:
-    """Return the end-of-deal count of the final piles (rules §5): card points, captured
-    versicole, cards over 42, the last trick."""
+def _ending(state: State, end: Settled) -> list[ScoreLine]:
+    """Return the lines of the end-of-deal count of the final piles (rules §5): card points,
+    captured versicole, cards over 42, the last trick, the totals."""
+    ns_pile, ew_pile = end.piles
     ew_tricks = len([w for w in state.winners if w & 1])  # (piles move with the Matto)
     card_ns, card_ew = card_points(ns_pile), card_points(ew_pile)
     lines = [
@@ -505,11 +500,10 @@ def _ending(state: State, ns_pile: int, ew_pile: int) -> Ending:
             ),
         )
     ]
-    vers = [0, 0]
     for team, pile in enumerate((ns_pile, ew_pile)):
         found = combos(pile)
         if found:
-            v = vers[team] = sum([c.value for c in found])
+            v = sum([c.value for c in found])
             described = describe(found[0])
             for c in found[1:]:
                 described = Msg("%(first)s; %(second)s", first=described, second=describe(c))
@@ -521,13 +515,10 @@ def _ending(state: State, ns_pile: int, ew_pile: int) -> Ending:
     lines.append(ScoreLine(OVER_42_LABEL, over_ns, over_ew, note))
     last = state.winners[-1]
     last_ns = 0 if last & 1 else LAST_TRICK_BONUS
-    last_ew = LAST_TRICK_BONUS - last_ns
     note = Msg("won by %(seat)s", seat=SEATS[last])
-    lines.append(ScoreLine(LAST_TRICK_LABEL, last_ns, last_ew, note))
-    end_ns = card_ns + vers[0] + over_ns + last_ns
-    end_ew = card_ew + vers[1] + over_ew + last_ew
-    lines.append(ScoreLine(END_TOTAL_LABEL, end_ns, end_ew))
-    return Ending(lines, end_ns, end_ew)
+    lines.append(ScoreLine(LAST_TRICK_LABEL, last_ns, LAST_TRICK_BONUS - last_ns, note))
+    lines.append(ScoreLine(END_TOTAL_LABEL, *end.points))
+    return lines
 
 
 def _final_lines(ledger: Ledger, final: Ledger, diff: int) -> list[ScoreLine]:

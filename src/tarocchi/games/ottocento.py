@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
-from tarocchi.cards import BIT, SEATS, TRUMPS, iter_bits, mask_of, popcount
+from tarocchi.cards import BIT, TRUMPS, iter_bits, mask_of, popcount
 from tarocchi.games.base import (
     ActionDetail,
     Event,
@@ -55,12 +55,13 @@ from tarocchi.games.ottocento_notes import (
     card_points_line,
     codes,
     combos_note,
+    declaration_event,
     declaration_extra,
     declaration_line,
-    describe_declaration,
     discard_line,
     last_trick_lines,
     matto_line,
+    split_value,
 )
 from tarocchi.i18n import Msg, nmsg
 from tarocchi.packs.bolognese import (
@@ -202,6 +203,22 @@ def settle(
         pl[owner_team] ^= BIT[settled]
         pl[1 - owner_team] |= BIT[settled]
     return pl[0], pl[1], swept, settled
+
+
+def card_points(pile: int) -> int:
+    """Return a pile's card points (rules §1: counted in pairs, each pair its two values
+    minus 1; every pile is even at the end, rules §5)."""
+    return (2 * PACK.points_of(pile) - pile.bit_count()) // 2
+
+
+def final(ns_pile: int, ew_pile: int, declared: Sequence[int], last: int) -> tuple[int, int]:
+    """Return the final (NS, EW) totals from the settled piles (rules §5): the card points,
+    the combinations each pile holds, the declarations and 6 for the last trick's winner."""
+    ns_last, ew_last = split_value(last & 1, LAST_TRICK_BONUS)
+    return (
+        card_points(ns_pile) + combination_value(ns_pile) + declared[0] + ns_last,
+        card_points(ew_pile) + combination_value(ew_pile) + declared[1] + ew_last,
+    )
 
 
 _new_state = tuple.__new__  # builds a State without the Python-level __new__ (hot path)
@@ -450,15 +467,8 @@ class Ottocento(TrickGame[State]):
             if shown:
                 declared[s & 1] += value
                 lines.append(declaration_line(s, value, shown))
-        cp_line = card_points_line(
-            TRICKS - won_ew,
-            won_ew,
-            ns_pile.bit_count(),
-            PACK.points_of(ns_pile),
-            ew_pile.bit_count(),
-            PACK.points_of(ew_pile),
-        )
-        lines.append(cp_line)
+        cp = card_points(ns_pile), card_points(ew_pile)
+        lines.append(card_points_line((TRICKS - won_ew, won_ew), (ns_pile, ew_pile), cp))
         ns_found, ew_found = analyse(ns_pile), analyse(ew_pile)
         lines.append(
             ScoreLine(Msg("Combinations captured by NS"), ns_found.value, 0, combos_note(ns_found))
@@ -470,9 +480,7 @@ class Ottocento(TrickGame[State]):
         lines.append(_LAST_TRICK_LINES[last])
         lines.append(matto_line(owner, taker, settled, swept))
         lines.append(discard_line(dealer, discard, swept == dealer_team))
-        cp = (int(cp_line.ns), int(cp_line.ew))
-        ns = cp[0] + ns_found.value + declared[0] + (LAST_TRICK_BONUS if not last & 1 else 0)
-        ew = cp[1] + ew_found.value + declared[1] + (LAST_TRICK_BONUS if last & 1 else 0)
+        ns, ew = final(ns_pile, ew_pile, declared, last)
         extra = (
             ("tricks", (TRICKS - won_ew, won_ew)),
             ("discard", codes(discard)),
@@ -536,20 +544,7 @@ class Ottocento(TrickGame[State]):
     # -- what is public ---------------------------------------------------------------------------
     def public_events(self, state: State) -> tuple[Event, ...]:
         """The declarations and passes, in the order they were made (rules §3)."""
-        out = []
-        for s, shown, value in state.declarations:
-            if shown:
-                text = Msg(
-                    "%(seat)s declares %(combos)s: %(points)d points",
-                    seat=SEATS[s],
-                    combos=describe_declaration(shown),
-                    points=value,
-                )
-                out.append(Event("declare", s, shown, value, text))
-            else:
-                text = Msg("%(seat)s passes (declares nothing)", seat=SEATS[s])
-                out.append(Event("pass", s, 0, 0, text))
-        return tuple(out)
+        return tuple(declaration_event(*d) for d in state.declarations)
 
     def shown_cards(self, state: State) -> tuple[int, int, int, int]:
         """Declared cards still in each hand."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 
 from tarocchi.cards import SEATS, TEAMS, iter_bits
-from tarocchi.games.base import ScoreLine
+from tarocchi.games.base import Event, ScoreLine
 from tarocchi.games.ottocento_combos import Analysis, Combo, analyse
 from tarocchi.i18n import Msg, joined
 from tarocchi.packs.bolognese import CANONICAL_INDEX, PACK
@@ -44,24 +44,24 @@ def declaration_extra(seat: int, shown: int, value: int) -> tuple[int, int, tupl
 
 
 def card_points_line(
-    ns_won: int, ew_won: int, ns_count: int, ns_raw: int, ew_count: int, ew_raw: int
+    won: tuple[int, int], piles: tuple[int, int], scored: tuple[int, int]
 ) -> ScoreLine:
-    """Return the card points line (rules §1: counted in pairs, each pair scores its two
-    values minus one; every pile has an even number of cards, rules §5)."""
+    """Return the card points line: the tricks each team won, its pile and the points it
+    scores (rules §1: counted in pairs, each pair scores its two values minus one)."""
     return ScoreLine(
         CARD_POINTS_LABEL,
-        (2 * ns_raw - ns_count) // 2,
-        (2 * ew_raw - ew_count) // 2,
+        scored[0],
+        scored[1],
         Msg(
             "NS took %(ns_tricks)d tricks and hold %(ns_cards)d cards worth %(ns_points)d; "
             "EW took %(ew_tricks)d tricks and hold %(ew_cards)d cards worth %(ew_points)d; "
             "each pair of cards scores its two values minus 1",
-            ns_tricks=ns_won,
-            ns_cards=ns_count,
-            ns_points=ns_raw,
-            ew_tricks=ew_won,
-            ew_cards=ew_count,
-            ew_points=ew_raw,
+            ns_tricks=won[0],
+            ns_cards=piles[0].bit_count(),
+            ns_points=PACK.points_of(piles[0]),
+            ew_tricks=won[1],
+            ew_cards=piles[1].bit_count(),
+            ew_points=PACK.points_of(piles[1]),
         ),
     )
 
@@ -136,6 +136,21 @@ def cards_text(mask: int) -> Msg:
 
 
 @lru_cache(maxsize=4096)
+def declaration_event(seat: int, shown: int, value: int) -> Event:
+    """Return the public event of a declaration showing cards worth value, or of a pass
+    (shown 0) (rules §3)."""
+    if not shown:
+        text = Msg("%(seat)s passes (declares nothing)", seat=SEATS[seat])
+        return Event("pass", seat, 0, 0, text)
+    text = Msg(
+        "%(seat)s declares %(combos)s: %(points)d points",
+        seat=SEATS[seat],
+        combos=describe_declaration(shown),
+        points=value,
+    )
+    return Event("declare", seat, shown, value, text)
+
+
 def describe_declaration(shown: int) -> str:
     """Return the combinations a declaration showed, e.g. "3 Kings 17, ..." (the shown cards
     score exactly what the whole hand scored)."""

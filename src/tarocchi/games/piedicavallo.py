@@ -12,6 +12,7 @@ docs/rules.md (Piedicavallo).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
 from tarocchi.cards import BIT, SEATS, iter_bits, popcount, team_of
@@ -75,6 +76,17 @@ class State(Fields):
 
 
 _new_state = tuple.__new__  # builds a State without the Python-level __new__ (hot path)
+
+
+def final(ns: int, ew: int, won: Sequence[int]) -> tuple[int, int]:
+    """Return the final (NS, EW) totals from the points each team holds (its Matto, and the
+    discard with the dealer's team) and the tricks each won (rules §4): a team that won no
+    trick surrenders its Matto and discard, and the other scores all 114."""
+    if not won[0]:
+        return 0, ns + ew
+    if not won[1]:
+        return ns + ew, 0
+    return ns, ew
 
 
 def is_discard_legal(hand: int, discard: int) -> bool:
@@ -305,16 +317,12 @@ class Piedicavallo(TrickGame[State]):
                 Msg("The discard"), disc[0], disc[1], discard_note(state.dealer, state.discard)
             ),
         ]
-        totals = [taken[t] + matto[t] + disc[t] for t in (0, 1)]
+        held = [taken[t] + matto[t] + disc[t] for t in (0, 1)]
+        totals = final(held[0], held[1], tricks)
         for t in (0, 1):
             if tricks[t] == 0:
-                # rules §4: a team with no trick surrenders its Matto and, as the dealer's
-                # team, the discard: the other team scores all 114.
-                moved = totals[t]
-                sweep = (-moved, moved) if t == 0 else (moved, -moved)
+                sweep = (totals[0] - held[0], totals[1] - held[1])
                 lines.append(ScoreLine(Msg("Sweep: Matto and discard surrendered"), *sweep))
-                totals[1 - t] += moved
-                totals[t] = 0
                 piles[1 - t] |= piles[t]
                 piles[t] = 0
         extra = (

@@ -30,7 +30,7 @@ from tarocchi.cards import (
     BATONS,
     COINS,
     CUPS,
-    FOOL,
+    MATTO_ROW,
     RANK_NAMES_EN,
     RANK_NAMES_IT,
     SUIT_CODES,
@@ -38,13 +38,13 @@ from tarocchi.cards import (
     TRUMPS,
     build_pack,
     mask_of,
+    numbered_trumps,
     tarot_suits,
 )
 
 # rules §1: Swords and Batons run 10 high, Cups and Coins run the ace high, pips reversed.
 LONG_PIPS = ["A", "6", "7", "8", "9", "10"]
 ROUND_PIPS = ["10", "9", "8", "7", "6", "A"]
-COURT = [("J", 2), ("N", 3), ("Q", 4), ("K", 5)]
 
 # numbered trumps, T5 to T16, with their Bolognese subjects
 NUMBERED = (
@@ -63,22 +63,20 @@ NUMBERED = (
 )
 
 
-def _rows() -> list[tuple[str, str, str, int, str, int, int]]:
-    rows = tarot_suits(LONG_PIPS, ROUND_PIPS, COURT, (RANK_NAMES_EN, RANK_NAMES_IT))
-    rows.append(("BEGATO", "The Magician (Bégato)", "Il Bagatto", TRUMPS, "BEGATO", 0, 5))
-    for k in range(1, 5):
-        rows.append((f"MOOR{k}", f"Moor {k}", f"Moro {k}", TRUMPS, f"MOOR{k}", 1, 1))
-    for n, (en, it) in enumerate(NUMBERED, start=5):
-        rows.append((f"T{n}", f"{n} {en}", f"{n} {it}", TRUMPS, f"T{n}", n, 1))
-    rows.append(("MOON", "The Moon", "La Luna", TRUMPS, "MOON", 17, 1))
-    rows.append(("SUN", "The Sun", "Il Sole", TRUMPS, "SUN", 18, 1))
-    rows.append(("WORLD", "The World", "Il Mondo", TRUMPS, "WORLD", 19, 5))
-    rows.append(("ANGEL", "The Angel", "L'Angelo", TRUMPS, "ANGEL", 20, 5))
-    rows.append(("MATTO", "The Fool (Matto)", "Il Matto", FOOL, "MATTO", 0, 5))
-    return rows
-
-
-PACK = build_pack("Tarocchino Bolognese", _rows())
+PACK = build_pack(
+    "Tarocchino Bolognese",
+    [
+        *tarot_suits(LONG_PIPS, ROUND_PIPS, (RANK_NAMES_EN, RANK_NAMES_IT)),
+        ("BEGATO", "The Magician (Bégato)", "Il Bagatto", TRUMPS, "BEGATO", 0, 5),
+        *((f"MOOR{k}", f"Moor {k}", f"Moro {k}", TRUMPS, f"MOOR{k}", 1, 1) for k in range(1, 5)),
+        *numbered_trumps(NUMBERED, 5, lambda n: 1),
+        ("MOON", "The Moon", "La Luna", TRUMPS, "MOON", 17, 1),
+        ("SUN", "The Sun", "Il Sole", TRUMPS, "SUN", 18, 1),
+        ("WORLD", "The World", "Il Mondo", TRUMPS, "WORLD", 19, 5),
+        ("ANGEL", "The Angel", "L'Angelo", TRUMPS, "ANGEL", 20, 5),
+        MATTO_ROW,
+    ],
+)
 
 BEGATO = PACK.by_code["BEGATO"]
 MOOR1 = PACK.by_code["MOOR1"]

@@ -46,12 +46,13 @@ from tarocchi.cards import (
     BATONS,
     COINS,
     CUPS,
-    FOOL,
+    MATTO_ROW,
     RANK_NAMES_EN,
     RANK_NAMES_IT,
     SWORDS,
-    TRUMPS,
+    Row,
     build_pack,
+    numbered_trumps,
     suit_cards,
 )
 
@@ -122,7 +123,7 @@ def trump_points(n: int) -> int:
     return 3 if n in THREE_POINT_TRUMPS else 0
 
 
-def _rows() -> list[tuple[str, str, str, int, str, int, int]]:
+def _rows() -> list[Row]:
     rows = []
     for suit in (SWORDS, BATONS, CUPS, COINS):
         long = suit in (SWORDS, BATONS)
@@ -132,10 +133,7 @@ def _rows() -> list[tuple[str, str, str, int, str, int, int]]:
         ranks += [(r, s, 5 if r == "K" else 0) for r, s in COURT]
         names = (RANK_NAMES_EN, FANTE_IT) if long else (MAID_EN, FANTINA_IT)
         rows += suit_cards(suit, ranks, names)
-    for n, (en, it) in enumerate(TRUMP_NAMES, start=1):
-        rows.append((f"T{n}", f"{n} {en}", f"{n} {it}", TRUMPS, f"T{n}", n, trump_points(n)))
-    rows.append(("MATTO", "The Fool (Matto)", "Il Matto", FOOL, "MATTO", 0, 5))
-    return rows
+    return [*rows, *numbered_trumps(TRUMP_NAMES, 1, trump_points), MATTO_ROW]
 
 
 PACK = build_pack("Minchiate", _rows())

@@ -15,12 +15,18 @@ T1 and T21 5, T2..T20 1; the Matto 5. The pack totals 114.
 
 from __future__ import annotations
 
-from tarocchi.cards import FOOL, RANK_NAMES_EN, RANK_NAMES_IT, TRUMPS, build_pack, tarot_suits
+from tarocchi.cards import (
+    MATTO_ROW,
+    RANK_NAMES_EN,
+    RANK_NAMES_IT,
+    build_pack,
+    numbered_trumps,
+    tarot_suits,
+)
 
 # rules §1: long suits drop A-4, round suits drop 7-10; the ace ranks above the 2.
 LONG_RANKS = ["5", "6", "7", "8", "9", "10"]
 ROUND_RANKS = ["6", "5", "4", "3", "2", "A"]
-COURT = [("J", 2), ("N", 3), ("Q", 4), ("K", 5)]
 
 IT_NAMES = {**RANK_NAMES_IT, "Q": "Donna"}
 
@@ -49,16 +55,14 @@ TRUMP_NAMES = (
 )
 
 
-def _rows() -> list[tuple[str, str, str, int, str, int, int]]:
-    rows = tarot_suits(LONG_RANKS, ROUND_RANKS, COURT, (RANK_NAMES_EN, IT_NAMES))
-    for n, (en, it) in enumerate(TRUMP_NAMES, start=1):
-        pts = 5 if n in (1, 21) else 1
-        rows.append((f"T{n}", f"{n} {en}", f"{n} {it}", TRUMPS, f"T{n}", n, pts))
-    rows.append(("MATTO", "The Fool (Matto)", "Il Matto", FOOL, "MATTO", 0, 5))
-    return rows
-
-
-PACK = build_pack("Tarocco Piemontese", _rows())
+PACK = build_pack(
+    "Tarocco Piemontese",
+    [
+        *tarot_suits(LONG_RANKS, ROUND_RANKS, (RANK_NAMES_EN, IT_NAMES)),
+        *numbered_trumps(TRUMP_NAMES, 1, lambda n: 5 if n in (1, 21) else 1),
+        MATTO_ROW,
+    ],
+)
 T1 = PACK.by_code["T1"]
 T21 = PACK.by_code["T21"]
 MATTO = PACK.matto

@@ -1,4 +1,5 @@
-"""Card-counting helpers shared by the heuristic bots: who may hold what, and who can still win.
+"""What the heuristic bots share: the choice by phase, and card counting (who may hold what,
+who can still win).
 
 Everything here reads only what a view shows (the seat's hand, the cards played,
 the voids revealed by failing to follow) and works on any pack numbered the house
@@ -10,10 +11,42 @@ it, or in a hidden pile, in proportion to the number of cards each holds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from abc import abstractmethod
+from collections.abc import Callable, Sequence
 
+from tarocchi.bots.base import Bot
 from tarocchi.cards import FOOL, TRUMPS, Pack, iter_bits, popcount
 from tarocchi.views import View
+
+
+class JudgingBot(Bot):
+    """A heuristic bot: a forced action at once, otherwise its judgement of the phase (the
+    dealer's discard, a declaration, a card to play by the values of card_values)."""
+
+    def choose(self, view: View) -> int:
+        """Return the action for the seat's view."""
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase == "discard":
+            return self.discard(view)
+        if view.phase == "declare":
+            return self.declare(view)
+        values = self.card_values(view)
+        return max(legal, key=values.__getitem__)  # among equals the first in id order
+
+    @abstractmethod
+    def discard(self, view: View) -> int:
+        """Return the card to discard."""
+
+    def declare(self, view: View) -> int:
+        """Return the declaration to make (refused in a game without declarations)."""
+        raise ValueError(f"{self.rules.title} has no declarations")
+
+    @abstractmethod
+    def card_values(self, view: View) -> dict[int, float]:
+        """Return the value of each legal card to play."""
+
 
 Trick = Sequence[tuple[int, int]]
 # a hidden pile as (the cards it may hold, how many of them it holds), e.g. a discard
@@ -169,6 +202,22 @@ def win_chance(
     """Return the chance that team ends up winning a trick now won by best, with the seats
     in rest still to play (see trick_outlook)."""
     return trick_outlook(odds, team, best, led, rest, 0.0, 0.0)[0]
+
+
+def outlook_memo(
+    odds: Odds, team: int, rest: Sequence[int], load: float, duck: float
+) -> Callable[[tuple[int, int], int], tuple[float, float]]:
+    """Return `trick_outlook` for one trick, remembered by the winning play and the suit
+    (many cards lead to the same)."""
+    memo: dict[tuple[int, int, int], tuple[float, float]] = {}
+
+    def outlook(best: tuple[int, int], suit: int) -> tuple[float, float]:
+        key = (best[0], best[1], suit)
+        if key not in memo:
+            memo[key] = trick_outlook(odds, team, best, suit, rest, load, duck)
+        return memo[key]
+
+    return outlook
 
 
 def trick_outlook(

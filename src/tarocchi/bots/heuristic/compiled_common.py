@@ -10,7 +10,6 @@ one word's, and a card's id is its word's first id plus its bit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -19,7 +18,6 @@ from numba import njit
 from tarocchi.bots.heuristic.common import higher_in_suit
 from tarocchi.cards import FOOL, TRUMPS, Pack
 from tarocchi.compiled import low_card, n_cards
-from tarocchi.games.base import led_suit
 
 # The weight a sampled deal takes per past play the heuristic players would have made
 # otherwise (likelihood.Replay): with a card of the same suit and points, with any other.
@@ -59,20 +57,6 @@ def cards_of(pack: Pack, trump_off: int = 0) -> Cards:
     )
 
 
-def reveal_void(
-    voids: np.ndarray, seat: int, trick: Sequence[tuple[int, int]], card: int, pack: Pack
-) -> None:
-    """Note in voids (a mask per seat) what seat shows by playing card to trick: a card
-    neither of the led suit nor the Matto means it has none of that suit, and no trump
-    either unless the card is one."""
-    led = led_suit(trick, pack.suit_of)
-    s = pack.suit_of[card]
-    if led is not None and s not in (led, FOOL):
-        voids[seat] |= pack.suit_mask[led]
-        if s != TRUMPS:
-            voids[seat] |= pack.trump_mask
-
-
 def recorded(moves: np.ndarray) -> tuple[int, ...]:
     """Return the cards a playout wrote to moves, up to its closing -1."""
     out = []
@@ -81,6 +65,18 @@ def recorded(moves: np.ndarray) -> tuple[int, ...]:
             break
         out.append(int(c))
     return tuple(out)
+
+
+@njit(cache=True)
+def tally(cards: Cards, near: int, other: int, want: int, card: int) -> tuple[int, int]:
+    """Return the counts of past plays the heuristic players would have made otherwise,
+    (with a card of the same suit and points, with any other), after one more play of card
+    where they want want (the two kinds that FACTORS weigh)."""
+    if want == card:
+        return near, other
+    if cards.points[want] == cards.points[card] and cards.suit_of[want] == cards.suit_of[card]:
+        return near + 1, other
+    return near, other + 1
 
 
 @njit(cache=True)

@@ -26,6 +26,7 @@ from tarocchi.bots.heuristic.compiled_common import (
     outlook,
     recorded,
     scratch,
+    tally,
     trick_so_far,
 )
 from tarocchi.bots.heuristic.minchiate import HeuristicBot, fola_cards
@@ -260,14 +261,15 @@ def _playout(
     gone_now: np.ndarray,
     voids_now: np.ndarray,
     shown: np.ndarray,
+    given: int,
     moves: np.ndarray,
 ) -> None:
-    """Play the deal to its end from p's turn, the cards of trick down, with four heuristic
-    players; state holds, as `compiled_minchiate.take` keeps them, the piles (two words a
-    team), the tricks won, the suits led, the ledger and the last trick's winner, and is
-    left holding the end. gone_now holds the cards
-    played and the Fola's, voids_now the voids revealed so far, shown the cards known in
-    each hand. The cards played go to moves, then -1."""
+    """Play the deal to its end from p's turn, the cards of trick down, p playing card first
+    (-1: its heuristic choice), with four heuristic players; state holds, as
+    `compiled_minchiate.take` keeps them, the piles (two words a team), the tricks won, the
+    suits led, the ledger and the last trick's winner, and is left holding the end. gone_now
+    holds the cards played and the Fola's, voids_now the voids revealed so far, shown the
+    cards known in each hand. The cards played go to moves, then -1."""
     work = scratch()
     gone = gone_now.copy()
     voids = voids_now.copy()
@@ -294,7 +296,9 @@ def _playout(
     while left:
         lo, hi = hands[p, 0], hands[p, 1]
         l_lo, l_hi = legal(t, lo, hi, led, trumped, state[6])
-        if n_cards(l_lo) + n_cards(l_hi) == 1:
+        if given >= 0:
+            card, given = given, -1
+        elif n_cards(l_lo) + n_cards(l_hi) == 1:
             card = low_card(l_lo) if l_lo else SPLIT + low_card(l_hi)
         else:
             for s in range(4):
@@ -365,11 +369,7 @@ def _replay(
             want = choose(
                 pr, hands, p, l_lo, l_hi, tseats, tcards, n, gone, voids, held, led_lo, work
             )
-            if want != card:
-                if _POINTS[want] == _POINTS[card] and _SUIT_OF[want] == _SUIT_OF[card]:
-                    near += 1
-                else:
-                    miss += 1
+            near, miss = tally(_CARDS, near, miss, want, card)
         w = _word(card)
         hands[p, w] &= ~_bit(card)
         gone[w] |= _bit(card)
@@ -416,7 +416,7 @@ class Players:
     """Four heuristic players, each knowing what the public record of one view shows (the
     Fola, the cards shown in each hand, the voids revealed) and its own cards in the deal."""
 
-    __slots__ = ("fola", "plays", "seat", "shown", "shown_once", "trick", "voids")
+    __slots__ = ("fola", "plays", "seat", "shown", "shown_once", "voids")
 
     def __init__(self, v: View) -> None:
         self.seat = v.seat
@@ -430,25 +430,11 @@ class Players:
             if e.kind in SHOWN_IN_HAND and e.seat is not None:
                 once[e.seat] |= e.cards
         self.shown_once = _words(once)
-        self.trick = v.trick
         self.plays = [(s, c) for t in (*v.tricks, v.trick) for s, c in t]
 
-    def after(self, card: int) -> Players:
-        """Return the players who also saw the view's seat play card to the current trick
-        (the void it reveals)."""
-        out = Players.__new__(Players)
-        out.seat, out.fola, out.plays = self.seat, self.fola, self.plays
-        out.shown, out.shown_once = self.shown, self.shown_once
-        out.voids = self.voids.copy()
-        led = led_suit(self.trick, PACK.suit_of)
-        _reveal(out.voids, self.seat, card, -1 if led is None else led)
-        out.trick = (*self.trick, (self.seat, card))
-        if len(out.trick) == 4:
-            out.trick = ()
-        return out
-
-    def playout(self, pos: Any, record: bool = False) -> Outcome:
-        """Play a kernel position (`kernel_minchiate.Pos`) of the deal to its end."""
+    def playout(self, pos: Any, first: int = -1, record: bool = False) -> Outcome:
+        """Play a kernel position (`kernel_minchiate.Pos`) of the deal to its end, the player
+        to move playing card first (-1: its heuristic choice)."""
         state = np.array(
             [*_split(pos.piles[0]), *_split(pos.piles[1]), pos.won[0], pos.won[1],
              *_split(pos.led), *pos.ledger, pos.last],
@@ -462,7 +448,7 @@ class Players:
         gone = np.array(_split(PACK.full_mask & ~held), dtype=np.int64)
         _playout(
             TABLES, PARAMS, h, pos.to_move, np.array(pos.trick, dtype=np.int64), state, gone,
-            self.voids, self.shown, _MOVES,
+            self.voids, self.shown, first, _MOVES,
         )  # fmt: skip
         moves = recorded(_MOVES) if record else ()
         s = [int(x) for x in state]

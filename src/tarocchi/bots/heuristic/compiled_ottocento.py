@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.heuristic.compiled_common import cards_of, legal, play, recorded, reveal_void
+from tarocchi.bots.heuristic.compiled_common import cards_of, legal, play, recorded, tally
 from tarocchi.bots.heuristic.ottocento import (
     FUTURE_CARD,
     MATTO_RESERVE,
@@ -340,11 +340,13 @@ def _playout(
     last: int,
     dealer: int,
     discard: int,
+    given: int,
     moves: np.ndarray,
 ) -> tuple[int, int, int, int, int, int, int]:
-    """Play the deal to its end from p's turn, the first n cards of trick down, with four
-    heuristic players; ask[s] is the action s takes at its first turn (0: none), pend[s]
-    the cards it shows if it declares. Return (each team's pile, the tricks each team has
+    """Play the deal to its end from p's turn, the first n cards of trick down, p playing
+    card given first (-1: its heuristic choice), with four heuristic players; ask[s] is the
+    action s takes at its first turn (0: none), pend[s] the cards it shows if it declares.
+    Return (each team's pile, the tricks each team has
     won, the Matto's player and the winner of its trick, the last trick's winner) and write
     the actions taken to moves, then -1."""
     hands = start.copy()
@@ -371,7 +373,9 @@ def _playout(
             moves[k] = a
             k += 1
         legal_m = legal(_CARDS, hands[p], led)
-        if legal_m & (legal_m - 1) == 0:
+        if given >= 0:
+            card, given = given, -1
+        elif legal_m & (legal_m - 1) == 0:
             card = low_card(legal_m)
         else:
             private = discard if p == dealer else 0
@@ -436,11 +440,7 @@ def _replay(
             want = choose(
                 hands, p, legal_m, ts, tc, n, played, private, voids, piles, decl, lastled, shown
             )
-            if want != card:
-                if _POINTS[want] == _POINTS[card] and _SUIT_OF[want] == _SUIT_OF[card]:
-                    near += 1
-                else:
-                    miss += 1
+            near, miss = tally(_CARDS, near, miss, want, card)
         played |= 1 << card
         led = play(_CARDS, hands, p, card, ts, tc, n, led, voids)
         n += 1
@@ -473,7 +473,7 @@ class Players:
     voids it revealed, the plain suit each seat led last, the declared cards) and its own
     cards in the deal."""
 
-    __slots__ = ("dealer", "decl", "lastled", "plays", "seat", "trick", "voids")
+    __slots__ = ("dealer", "decl", "lastled", "plays", "seat", "voids")
 
     def __init__(self, view: View) -> None:
         self.seat = view.seat
@@ -486,7 +486,6 @@ class Players:
         for e in view.events:
             if e.kind == "declare" and e.seat is not None:
                 self.decl[e.seat] |= e.cards
-        self.trick = view.trick
         self.plays = [(s, c) for t in (*view.tricks, view.trick) for s, c in t]
 
     def _led(self, trick: tuple[tuple[int, int], ...]) -> None:
@@ -495,21 +494,10 @@ class Players:
         if PACK.suit_of[card] < TRUMPS:
             self.lastled[seat] = PACK.suit_of[card]
 
-    def after(self, card: int) -> Players:
-        """Return the players who also saw the view's seat play card to the current trick."""
-        out = Players.__new__(Players)
-        out.seat, out.dealer, out.plays, out.decl = self.seat, self.dealer, self.plays, self.decl
-        out.voids, out.lastled = self.voids.copy(), self.lastled.copy()
-        reveal_void(out.voids, self.seat, self.trick, card, PACK)
-        out.trick = (*self.trick, (self.seat, card))
-        if len(out.trick) == 4:
-            out._led(out.trick)
-            out.trick = ()
-        return out
-
-    def playout(self, pos: Any, record: bool = False) -> Outcome:
-        """Play a kernel position (`kernel_ottocento.Pos`) of the deal to its end; the
-        players yet to declare decide as the heuristic bot does (rules §3)."""
+    def playout(self, pos: Any, first: int = -1, record: bool = False) -> Outcome:
+        """Play a kernel position (`kernel_ottocento.Pos`) of the deal to its end, the player
+        to move taking action first (-1: the heuristic bot's choice); the players yet to
+        declare decide as the heuristic bot does (rules §3)."""
         ask, pend = [0, 0, 0, 0], [0, 0, 0, 0]
         declared = [pos.declared[0], pos.declared[1]]
         if not pos.won[0] + pos.won[1]:
@@ -517,7 +505,11 @@ class Players:
                 if pos.decided >> s & 1 or not combination_value(pos.hands[s]):
                     continue  # decided, or passes without being asked
                 found = oc.analyse(pos.hands[s])
-                if worth_declaring(found):
+                if pos.deciding and s == pos.to_move and first >= DECLARE_ACTION:
+                    declare, first = first == DECLARE_ACTION, -1  # the action given
+                else:
+                    declare = worth_declaring(found)
+                if declare:
                     ask[s], pend[s] = DECLARE_ACTION, found.cards
                     declared[s & 1] += found.value
                 else:
@@ -527,7 +519,7 @@ class Players:
         ns, ew, won_ns, won_ew, owner, taker, last = _playout(
             _arr(pos.hands), pos.to_move, t, len(pos.trick), _arr(pos.piles), _arr(pos.won),
             self.voids, self.lastled, self.decl, _arr(ask), _arr(pend), pos.matto[0],
-            pos.matto[1], pos.last, self.dealer, pos.discard, _MOVES,
+            pos.matto[1], pos.last, self.dealer, pos.discard, first, _MOVES,
         )  # fmt: skip
         moves = recorded(_MOVES) if record else ()
         return Outcome(

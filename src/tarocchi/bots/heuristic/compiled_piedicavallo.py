@@ -28,8 +28,8 @@ from tarocchi.bots.heuristic.compiled_common import (
     outlook,
     play,
     recorded,
-    reveal_void,
     scratch,
+    tally,
     trick_so_far,
 )
 from tarocchi.bots.heuristic.piedicavallo import HeuristicBot
@@ -223,13 +223,14 @@ def _playout(
     voids_now: np.ndarray,
     ledby_now: np.ndarray,
     won_now: np.ndarray,
+    given: int,
     moves: np.ndarray,
 ) -> tuple[int, int, int, int, int, int]:
     """Play the deal to its end from p's turn, the first n cards of trick down (played in
-    turn by the seats before p), with four heuristic players; return (the cards each team
-    takes from here, the Matto excluded; the tricks each team has won in all; the seat that
-    plays the Matto from here, the winner of its trick, or -1s) and write the cards played
-    to moves, then -1."""
+    turn by the seats before p), p playing card given first (-1: its heuristic choice), with four
+    heuristic players; return (the cards each team takes from here, the Matto excluded; the
+    tricks each team has won in all; the seat that plays the Matto from here, the winner of
+    its trick, or -1s) and write the cards played to moves, then -1."""
     work = scratch()
     hands = start.copy()
     voids = voids_now.copy()
@@ -251,7 +252,9 @@ def _playout(
     k = 0
     while left:
         legal_m = legal(_CARDS, hands[p], led)
-        if legal_m & (legal_m - 1) == 0:
+        if given >= 0:
+            card, given = given, -1
+        elif legal_m & (legal_m - 1) == 0:
             card = low_card(legal_m)
         else:
             private = discard if p == dealer else 0
@@ -320,11 +323,7 @@ def _replay(
                 pr, hands, p, legal_m, tseats, tcards, n, played, private, voids, dealer,
                 announced, ledby, won, work,
             )  # fmt: skip
-            if want != card:
-                if _POINTS[want] == _POINTS[card] and _SUIT_OF[want] == _SUIT_OF[card]:
-                    near += 1
-                else:
-                    miss += 1
+            near, miss = tally(_CARDS, near, miss, want, card)
         played |= 1 << card
         led = play(_CARDS, hands, p, card, tseats, tcards, n, led, voids)
         n += 1
@@ -354,7 +353,7 @@ class Players:
     """Four heuristic players, each knowing what the public history of one view shows
     (the voids it revealed, the suits each seat led) and its own cards in the deal."""
 
-    __slots__ = ("dealer", "ledby", "plays", "seat", "trick", "voids")
+    __slots__ = ("dealer", "ledby", "plays", "seat", "voids")
 
     def __init__(self, view: View) -> None:
         self.seat = view.seat
@@ -363,7 +362,6 @@ class Players:
         self.ledby = np.zeros(4, dtype=np.int64)
         for t in view.tricks:
             self._led(t)
-        self.trick = view.trick
         self.plays = [(s, c) for t in (*view.tricks, view.trick) for s, c in t]
 
     def _led(self, trick: tuple[tuple[int, int], ...]) -> None:
@@ -373,28 +371,16 @@ class Players:
         if first is not None and PACK.suit_of[first[1]] != TRUMPS:
             self.ledby[first[0]] |= PACK.suit_mask[PACK.suit_of[first[1]]]
 
-    def after(self, card: int) -> Players:
-        """Return the players who also saw the view's seat play card to the current trick
-        (the void it reveals; the trick's lead, once the card ends it)."""
-        out = Players.__new__(Players)
-        out.seat, out.dealer, out.plays = self.seat, self.dealer, self.plays
-        out.voids, out.ledby = self.voids.copy(), self.ledby.copy()
-        reveal_void(out.voids, self.seat, self.trick, card, PACK)
-        out.trick = (*self.trick, (self.seat, card))
-        if len(out.trick) == 4:
-            out._led(out.trick)
-            out.trick = ()
-        return out
-
-    def playout(self, pos: Any, record: bool = False) -> Outcome:
+    def playout(self, pos: Any, first: int = -1, record: bool = False) -> Outcome:
         """Play a kernel position (`kernel_piedicavallo.Pos`: its current trick may hold
-        plays after the view's) of the deal to its end."""
+        plays after the view's) of the deal to its end, the player to move playing card
+        first (-1: its heuristic choice)."""
         t = np.zeros(4, dtype=np.int64)
         t[: len(pos.trick)] = pos.trick
         ns, ew, won_ns, won_ew, owner, taker = _playout(
             PARAMS, np.array(pos.hands, dtype=np.int64), pos.to_move, t, len(pos.trick),
             self.dealer, pos.discard, self.voids, self.ledby, np.array(pos.won, dtype=np.int64),
-            _MOVES,
+            first, _MOVES,
         )  # fmt: skip
         moves = recorded(_MOVES) if record else ()
         return Outcome((int(ns), int(ew)), (int(won_ns), int(won_ew)), owner, taker, moves)

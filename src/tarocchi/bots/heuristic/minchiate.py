@@ -18,14 +18,14 @@ refer to docs/rules.md (Minchiate).
 
 from __future__ import annotations
 
-from tarocchi.bots.base import Bot
 from tarocchi.bots.heuristic.common import (
+    JudgingBot,
     Odds,
     best_play,
     higher_in_suit,
+    outlook_memo,
     played_mask,
     trick_leader_suit,
-    trick_outlook,
 )
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import TRUMPS, popcount
@@ -63,7 +63,7 @@ def led_before(view: View) -> int:
     return out
 
 
-class HeuristicBot(Bot):
+class HeuristicBot(JudgingBot):
     """Plays Minchiate by card counting and a one-trick expected-value judgement."""
 
     name = "heuristic"
@@ -88,17 +88,10 @@ class HeuristicBot(Bot):
     trump_discard = 1.0  # discards: extra cost of giving up a trump rather than a suit card
     capture_factor = 0.5  # weight of the points later players are expected to add (measured)
 
-    def choose(self, view: View) -> int:
-        """Return the discard, the declaration or the card to play."""
-        legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        if view.phase == "declare":
-            # the AI declares every versicola it holds (rules §3)
-            return next((a for a in legal if a >= N_CARDS and a != DONE), DONE)
-        if view.phase == "discard":
-            return self._discard(view)
-        return self._play(view)
+    def declare(self, view: View) -> int:
+        """Return the next versicola to declare: the AI declares every one it holds (rules
+        §3), then DECL-DONE."""
+        return next((a for a in view.legal if a >= N_CARDS and a != DONE), DONE)
 
     # -- the value of a card kept in hand ----------------------------------------------------
     def keep_value(self, card: int, unseen: int, future: float) -> float:
@@ -124,11 +117,6 @@ class HeuristicBot(Bot):
         return 0.0
 
     # -- trick play ------------------------------------------------------------------------------
-    def _play(self, view: View) -> int:
-        """Return the legal card with the best expected value for this trick."""
-        values = self.card_values(view)
-        return max(view.legal, key=values.__getitem__)
-
     def card_values(self, view: View) -> dict[int, float]:
         """Return the expected value of each legal card: what this trick brings our team, less
         what the card would still be worth in hand."""
@@ -154,15 +142,7 @@ class HeuristicBot(Bot):
                     own += POINTS[c]
         first_lead = led is not None and led != TRUMPS and not led_before(view) & SUIT_MASK[led]
         trumped = any(SUIT_OF[c] == TRUMPS for _, c in trick)
-        memo: dict[tuple[int, int, int], tuple[float, float]] = {}
-
-        def outlook(best: tuple[int, int], suit: int) -> tuple[float, float]:
-            key = (best[0], best[1], suit)
-            if key not in memo:
-                memo[key] = trick_outlook(
-                    odds, team, best, suit, rest, self.load_pts, self.duck_pts
-                )
-            return memo[key]
+        outlook = outlook_memo(odds, team, rest, self.load_pts, self.duck_pts)
 
         values = {}
         for c in view.legal:
@@ -200,7 +180,7 @@ class HeuristicBot(Bot):
         )
 
     # -- discards --------------------------------------------------------------------------------
-    def _discard(self, view: View) -> int:
+    def discard(self, view: View) -> int:
         """Return the zero-point card to discard (rules §2.5): the cheapest to keep, preferring
         the short suits without a King, which can be emptied to trump them later."""
         hand = view.hand

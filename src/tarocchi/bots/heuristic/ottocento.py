@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tarocchi.bots.base import Bot
+from tarocchi.bots.heuristic.common import JudgingBot
 from tarocchi.bots.inference import partner, unseen, void_masks
-from tarocchi.cards import BIT, FOOL, TRUMPS
-from tarocchi.games.ottocento import DECLARE_ACTION, LAST_TRICK_BONUS, PASS_ACTION
+from tarocchi.cards import BIT, TRUMPS
+from tarocchi.games.base import led_suit
+from tarocchi.games.ottocento import DECLARE_ACTION, LAST_TRICK_BONUS, PASS_ACTION, RULES
 from tarocchi.games.ottocento_combos import Analysis, analyse, combination_value
 from tarocchi.packs.bolognese import MATTO, MOOR1, PACK
 from tarocchi.views import View
@@ -182,22 +183,15 @@ class Table:
         return (below & (self.unseen | self.view.hand)).bit_count()
 
 
-class HeuristicBot(Bot):
+class HeuristicBot(JudgingBot):
     """Plays Ottocento by card counting: captures combinations, helps its partner."""
 
     name = "heuristic"
 
-    def choose(self, view: View) -> int:
-        """Return the action for the seat's view."""
-        legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        if view.phase == "discard":
-            return self.discard(view)
-        if view.phase == "declare":
-            return self.declare(view)
+    def card_values(self, view: View) -> dict[int, float]:
+        """Return the value of each legal card (play_value)."""
         table = Table(view)
-        return max(legal, key=lambda c: (self.play_value(table, c), -c))
+        return {c: self.play_value(table, c) for c in view.legal}
 
     # -- discard ------------------------------------------------------------------------------
     def discard(self, view: View) -> int:
@@ -249,7 +243,7 @@ class HeuristicBot(Bot):
         me = table.me
         trick = (*view.trick, (me, card))
         to_come = [(me + k) & 3 for k in range(1, 5 - len(trick))]
-        led = _led(trick)
+        led = led_suit(trick, SUIT_OF)
         bonus = LAST_TRICK_BONUS if view.hand.bit_count() == 1 else 0
         # what the trick holds: the opponents' cards are won, the team's lost
         gain = loss = 0.0
@@ -293,7 +287,7 @@ class HeuristicBot(Bot):
         if led is None:
             # only the Matto so far: the next card sets the suit; call it even
             return 0.4
-        best = _winner(trick, led)
+        best = RULES.winning_play(trick)
         if best is None:
             return 0.4
         seat, card = best
@@ -308,24 +302,3 @@ class HeuristicBot(Bot):
                 # the partner may still take it
                 p_ours = max(p_ours, PARTNER_TAKES * table.p_beat(s, card, led))
         return p_ours
-
-
-def _led(trick: Sequence[tuple[int, int]]) -> int | None:
-    for _, c in trick:
-        if SUIT_OF[c] != FOOL:
-            return SUIT_OF[c]
-    return None
-
-
-def _winner(trick: Sequence[tuple[int, int]], led: int) -> tuple[int, int] | None:
-    """Return the (seat, card) winning a partial trick (rules §4, equal Moors: the last)."""
-    want = TRUMPS if any(SUIT_OF[c] == TRUMPS for _, c in trick) else led
-    best: tuple[int, int] | None = None
-    key = -1
-    for s, c in trick:
-        if SUIT_OF[c] != want:
-            continue
-        k = MOOR1 if MOOR1 <= c <= MOOR_LAST else c
-        if k >= key:
-            best, key = (s, c), k
-    return best

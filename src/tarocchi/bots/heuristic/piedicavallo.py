@@ -14,15 +14,15 @@ it can trump into. Section numbers (§) refer to docs/rules.md (Piedicavallo).
 
 from __future__ import annotations
 
-from tarocchi.bots.base import Bot
 from tarocchi.bots.heuristic.common import (
     HiddenGroup,
+    JudgingBot,
     Odds,
     best_play,
     higher_in_suit,
+    outlook_memo,
     played_mask,
     trick_leader_suit,
-    trick_outlook,
 )
 from tarocchi.bots.inference import partner, void_masks
 from tarocchi.cards import TRUMPS, iter_bits, popcount
@@ -44,7 +44,7 @@ HIGHER = tuple(higher_in_suit(PACK, c) for c in range(PACK.size))
 SUITS = (0, 1, 2, 3)
 
 
-class HeuristicBot(Bot):
+class HeuristicBot(JudgingBot):
     """Plays Piedicavallo by card counting and a one-trick expected-value judgement."""
 
     name = "heuristic"
@@ -65,15 +65,6 @@ class HeuristicBot(Bot):
     matto_lead_penalty = 1.5  # leading the Matto hands the lead to the next opponent
     sweep_stake = 8.0  # value of a first trick late in the deal (rules §4: the sweep)
     void_bonus = 8.0  # dealer: value of a void, with three trumps or more to ruff with
-
-    def choose(self, view: View) -> int:
-        """Return the discard or the card to play."""
-        legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        if view.phase == "discard":
-            return self._discard(view)
-        return self._play(view)
 
     # -- the value of a card kept in hand ------------------------------------------------
     def keep_value(self, card: int, unseen: int) -> float:
@@ -101,11 +92,6 @@ class HeuristicBot(Bot):
         return power + pts * (2 * self.q_court - 1)
 
     # -- trick play --------------------------------------------------------------------------
-    def _play(self, view: View) -> int:
-        """Return the legal card with the best expected value for this trick."""
-        values = self.card_values(view)
-        return max(view.legal, key=values.__getitem__)
-
     def card_values(self, view: View) -> dict[int, float]:
         """Return the expected value of each legal card: what this trick brings our team,
         less what the card would still be worth in hand."""
@@ -126,15 +112,7 @@ class HeuristicBot(Bot):
         if not any((w & 1) == team for w in view.winners) and len(view.winners) >= 9:
             stake = self.sweep_stake
         partner_suits = self._partner_suits(view) if led is None else 0
-        memo: dict[tuple[int, int, int], tuple[float, float]] = {}
-
-        def outlook(best: tuple[int, int], suit: int) -> tuple[float, float]:
-            key = (best[0], best[1], suit)
-            if key not in memo:
-                memo[key] = trick_outlook(
-                    odds, team, best, suit, rest, self.load_pts, self.duck_pts
-                )
-            return memo[key]
+        outlook = outlook_memo(odds, team, rest, self.load_pts, self.duck_pts)
 
         values = {}
         for c in view.legal:
@@ -170,7 +148,7 @@ class HeuristicBot(Bot):
         return out
 
     # -- the dealer's discard -------------------------------------------------------------------
-    def _discard(self, view: View) -> int:
+    def discard(self, view: View) -> int:
         """Return a card of the best legal two-card discard (rules §2), the same on both calls."""
         full = view.hand | view.private
         unseen = FULL & ~full
