@@ -172,6 +172,30 @@ def test_concurrent_posts_for_one_version_apply_once(db_url: str) -> None:
     assert asyncio.run(scenario()) == [200, 409, 409, 409]
 
 
+def test_an_action_on_a_game_another_process_moved_on_is_refused_then_read_afresh(
+    db_url: str,
+) -> None:
+    """A process answers an action at the version it holds without reading the game again:
+    when another process has moved the game on meanwhile, the conditional write refuses it
+    (409, nothing applied), and the next request reads the game afresh."""
+    with (TestClient(create_app(db_url, ai_workers=1)) as a,
+          TestClient(create_app(db_url, ai_workers=1)) as b):  # fmt: skip
+        data = new_game(a, seed=11)
+        h, url = auth(data["token"]), f"/api/games/{data['id']}"
+        stale = {"action": data["view"]["legal"][0], "version": data["version"]}
+        moved = b.post(f"{url}/actions", headers=h, json=stale)
+        assert moved.status_code == 200
+        refused = a.post(f"{url}/actions", headers=h, json=stale)
+        assert refused.status_code == 409
+        again = a.get(url, headers=h).json()
+        assert again["version"] == moved.json()["version"]
+        assert answered(again["view"]) == moved.json()["view"]
+        v = moved.json()["view"]
+        if not v["over"]:
+            body = {"action": v["legal"][0], "version": again["version"]}
+            assert a.post(f"{url}/actions", headers=h, json=body).status_code == 200
+
+
 def codes_in(obj: Any, codes: set[str]) -> set[str]:
     if isinstance(obj, str):
         return {obj} & codes

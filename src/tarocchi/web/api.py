@@ -218,19 +218,30 @@ class Games:
             self.cache.popitem(last=False)
 
     async def load(
-        self, game_id: str, auth: HTTPAuthorizationCredentials | None, fresh: bool = False
+        self,
+        game_id: str,
+        auth: HTTPAuthorizationCredentials | None,
+        version: int | None = None,
+        fresh: bool = False,
     ) -> Live:
         """Return a game the bearer token opens (404 unknown, 401 no token or a malformed one,
         403 wrong token, 409 a stored log the rules refuse), with fresh rebuilt from the
-        stored log even if this process has it in memory."""
-        row = await asyncio.to_thread(self.store.get, game_id)
+        stored log even if this process has it in memory. For an action at `version`, a game
+        this process holds at that version is not read again: the action's write is
+        conditional on the version in the database, so a game another process has moved on
+        (or the retention deleted) ends in 409, and any other version is read afresh."""
+        held = self.cache.get(game_id)
+        if version is None or fresh or held is None or held.row.version != version:
+            row = await asyncio.to_thread(self.store.get, game_id)
+        else:
+            row = held.row
         if row is None:
             raise HTTPException(404, Msg("no such game"))
         if auth is None:
             raise HTTPException(401, Msg("missing bearer token"), {"WWW-Authenticate": "Bearer"})
         if not secrets.compare_digest(token_hash(auth.credentials), row.token_hash):
             raise HTTPException(403, Msg("wrong token for this game"))
-        live = self.cache.get(game_id)
+        live = held
         if live is None or live.row.version != row.version or fresh:
             try:
                 state = rebuild(game(row.game), row.seed, row.actions)
@@ -425,7 +436,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         service = games(request)
         AI_MS.set(0.0)
         tr = translator(language(request))
-        live = await service.load(game_id, auth)
+        live = await service.load(game_id, auth, body.version)
         live, events = await service.act(live, body, client_of(request), tr)
         return reply({"version": live.row.version, "events": events, "view": view_json(live, tr)})
 
