@@ -141,6 +141,7 @@ def ai_job(record: dict[str, Any], level: str) -> str:
 
 
 def _at(seconds: float = 0.0) -> str:
+    """Return the time in some seconds (now by default), as the store writes times."""
     return (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat(timespec="seconds")
 
 
@@ -157,6 +158,7 @@ class Reviewer:
         self.tasks: set[asyncio.Task[None]] = set()  # rows being made (held until done)
 
     def until(self) -> str:
+        """Return when a lease taken or extended now runs out."""
         return _at(self.lease_s)
 
     async def opened(self, game_id: str) -> None:
@@ -229,15 +231,15 @@ class Reviewer:
         it, the review is done. Return whether work is left."""
         done = len(json.loads(data)["decisions"])
         if done >= (rv.total or 0) and rv.ai is not None:
-            await self.save(rv.game_id, None, done=done, data=data, status="done",
-                            pending=False, owner=None)  # fmt: skip
+            finished = {"status": "done", "pending": False, "owner": None}
+            await self.save(rv.game_id, end=True, done=done, data=data, **finished)
             return False
         return await self.save(rv.game_id, done=done, data=data)
 
-    async def save(self, game_id: str, *until: str | None, **values: Any) -> bool:
-        """Write values while holding the review, extending the lease (or ending it: None);
+    async def save(self, game_id: str, end: bool = False, **values: Any) -> bool:
+        """Write values while holding the review, extending the lease (with end, ending it);
         return whether this process still held it."""
-        lease = until[0] if until else self.until()
+        lease = None if end else self.until()
         values["updated_at"] = _at()
         keep = self.store.reviews.keep
         return await asyncio.to_thread(keep, game_id, self.owner, lease, **values)
