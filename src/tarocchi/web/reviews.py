@@ -26,6 +26,7 @@ import os
 import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -72,6 +73,7 @@ REVIEW_NICENESS = 19  # below the AI pool's: a live turn's search always goes fi
 # the level's searches): bounded far above both, the machine being busy
 REVIEW_DEADLINE_S = 600.0
 FAILED = Msg("the review could not be computed; ask for it again")
+SERVED_CACHE = 64  # reviews kept translated (a Minchiate review takes ~10 ms to translate)
 
 
 # -- the stored form: reasons as message recipes ------------------------------------------
@@ -254,6 +256,13 @@ class Reviewer:
 # -- the routes ----------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=SERVED_CACHE)
+def served(data: str, lang: str) -> dict[str, Any]:
+    """Return a stored review in a language (kept for the page's next polls, which mostly
+    find it unchanged)."""
+    return to_json(restored(data), translator(lang))
+
+
 def body(live: Live, rv: ReviewRow | None, tr: Translator) -> dict[str, Any]:
     """Return a game's review as the API serves it, its texts in tr's language."""
     rules = game(live.row.game)
@@ -263,7 +272,7 @@ def body(live: Live, rv: ReviewRow | None, tr: Translator) -> dict[str, Any]:
         return out
     out.update(status=rv.status, done=rv.done, total=rv.total)
     if rv.data:
-        out["review"] = to_json(restored(rv.data), tr)
+        out["review"] = served(rv.data, tr.lang)
     if rv.ai:
         ai = json.loads(rv.ai)
         yours = rules.result(live.state).margin(team_of(HUMAN))
@@ -309,7 +318,8 @@ def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request],
             reviewer(request).wake.set()
             now = await asyncio.to_thread(store.reviews.get, game_id)
             rv = now if now is not None else rv
-        data = body(live, rv, translator(language(request)))
+        # (a whole review's recipes to translate: off the event loop)
+        data = await asyncio.to_thread(body, live, rv, translator(language(request)))
         return reply(data, 200 if data["status"] == "done" else 202)
 
     @router.get("/games/{game_id}/review", response_model=ReviewState, responses=answers)
@@ -317,6 +327,7 @@ def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request],
         """Return the review's progress and the decisions valued so far, and the AI on your
         cards (once the deal is over: 409 before)."""
         live, rv = await finished(request, game_id, auth)
-        return reply(body(live, rv, translator(language(request))))
+        data = await asyncio.to_thread(body, live, rv, translator(language(request)))
+        return reply(data)
 
     return router
