@@ -15,13 +15,19 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import httpx
 import psycopg
 import pytest
 
 OUTPUT = Path(__file__).parent.parent / "test-output"
+
+
+def answered(view: dict[str, Any]) -> dict[str, Any]:
+    """Return a reloaded game's view as an action's answer gives it: without the deal's
+    history (an answer tells its own events instead)."""
+    return {k: v for k, v in view.items() if k != "history"}
 
 
 def free_port() -> int:

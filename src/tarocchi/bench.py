@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import platform
@@ -224,6 +225,10 @@ def web_load(
     Each player comes from its own address (X-Forwarded-For, which the server trusts
     from loopback, as behind a proxy), as the server shares the AI by address."""
     procs = [_start_server(db) for _ in range(servers)]
+    # the load generator's own full collections (of its imports: the rules, the bots) would
+    # pause it while it times the answers: its objects so far are out of the collector's sight
+    gc.collect()
+    gc.freeze()
     try:
         if flood:
             report = _flooded(procs, usage, game_name, clients, think_ms)
@@ -474,7 +479,9 @@ async def _memory_per_open_game(
     before = _rss_kb(server[0].pid)
     idle = _Connection(server[1])
     for i in range(idle_games):
-        body = {"game": game_name, "seed": 10_000 + i}
+        # the AI's first moves by the heuristic: an open game's memory is the same at any
+        # level, and a thousand searches would take minutes
+        body = {"game": game_name, "seed": 10_000 + i, "level": "easy"}
         await idle.request("POST", "/api/games", body=body, client=10_000 + i)
     idle.close()
     return round((_rss_kb(server[0].pid) - before) / idle_games, 1)
@@ -550,6 +557,7 @@ async def _load(
     if beside.done():  # every review asked for is done (or the reviews failed: say so)
         beside.result()
     beside.cancel()
+    load_average = [round(x, 2) for x in os.getloadavg()]  # how busy the machine was meanwhile
     seen = flooder.finish() if flooder is not None else {}
     serving, thinking = _cpu_since(servers, cpu)
     played, played_bytes = usage()
@@ -563,6 +571,8 @@ async def _load(
         "seconds": round(elapsed, 2),
         "requests_per_s": round(len(lat) / elapsed, 1),
         "deals_per_s": round(clients / elapsed, 3),
+        "load_average": load_average,
+        "cpus": os.cpu_count(),
         "server_cpu_s": round(serving, 1),
         "ai_cpu_s": round(thinking, 1),
         **percentiles("latency_ms", lat, 50, 99),  # per request, the AI's thinking excluded

@@ -11,9 +11,7 @@ the rules (`TrickGame.view`, `tarocchi.games.base.View`); this module gives its 
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from tarocchi.cards import SEATS, TEAMS, Pack, bits
@@ -203,46 +201,19 @@ LAYS_CARD = N_("%(seat)s lays %(card)s aside.")
 LAYS_ASIDE = N_("%(seat)s lays a card aside face down.")
 
 
-@dataclass(slots=True)
-class _Told:
-    """A history told so far: the actions, the state and view they lead to, and what was
-    seen: the deal's opening entries, then one list per action."""
-
-    actions: tuple[int, ...]
-    state: GameState
-    view: View
-    seen: list[list[dict[str, Any]]]
-
-
-# recent histories by (game, seed, seat, language): the next request for the same deal
-# only tells the actions added since, so a deal's history costs each action once
-_TOLD: OrderedDict[tuple[str, int, int, str], _Told] = OrderedDict()
-TOLD_SIZE = 256
-
-
 def history(
     rules: TrickGame[Any], seed: int, actions: Sequence[int], seat: int, tr: Translator
 ) -> tuple[View, list[list[dict[str, Any]]]]:
     """Return seat's view after actions in the deal of seed, and everything seat saw happen
     in it, in play order: the entries of the deal's opening view, then what each action
     showed (`step`), built from seat's successive views only."""
-    key = (rules.name, seed, seat, tr.lang)
-    told = _TOLD.get(key)
-    done = len(told.actions) if told else 0
-    if told is None or done > len(actions) or tuple(actions[:done]) != told.actions:
-        start = rules.deal(seed)
-        first = view(start, seat)
-        told = _Told((), start, first, [changes(None, first, tr)])
-        done = 0
-    state, before, seen = told.state, told.view, list(told.seen)
-    for action in actions[done:]:
+    state = rules.deal(seed)
+    before = view(state, seat)
+    seen = [changes(None, before, tr)]
+    for action in actions:
         state, before, shown = step(rules, state, action, seat, before, tr)
         seen.append(shown)
-    _TOLD[key] = _Told(tuple(actions), state, before, seen)
-    _TOLD.move_to_end(key)
-    while len(_TOLD) > TOLD_SIZE:
-        _TOLD.popitem(last=False)
-    return before, list(seen)
+    return before, seen
 
 
 def refusals(state: GameState, seat: int) -> dict[int, str]:

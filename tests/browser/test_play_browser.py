@@ -96,6 +96,12 @@ def test_play_a_whole_deal(browser: Browser, server: str, name: str) -> None:
     assert page.is_hidden("#hint") and page.is_hidden("#last-trick")
     page.click("#result")
     assert page.eval_on_selector("#end-dialog", "d => d.open")
+    # the replay's running score, from the trick entries the answers' events told
+    page.click("#end-replay")
+    played = page.inner_text("#replay-score")
+    assert "From the tricks so far" in played
+    page.click("#replay-close")
+    page.click("#result")
     # a reload shows the finished deal and its result, not a new deal
     winner = page.inner_text("#end-winner")
     page.reload()
@@ -104,6 +110,7 @@ def test_play_a_whole_deal(browser: Browser, server: str, name: str) -> None:
     # the replay, trick by trick: buttons and keys step; each trick shows the four seats
     page.click("#end-replay")
     assert page.inner_text("#replay-step").startswith("Trick 1 of ")
+    assert page.inner_text("#replay-score") == played  # the reload's history tells the same
     assert len(page.query_selector_all("#replay-table figure")) == 4
     page.click("#replay-next")
     assert page.inner_text("#replay-step").startswith("Trick 2 of ")

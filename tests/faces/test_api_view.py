@@ -33,14 +33,23 @@ def act(client: TestClient, data: dict[str, Any], action: str, version: int) -> 
     return body
 
 
+def reload(client: TestClient, data: dict[str, Any]) -> dict[str, Any]:
+    res = client.get(f"/api/games/{data['id']}", headers=auth(data["token"]))
+    assert res.status_code == 200, res.text
+    got: dict[str, Any] = res.json()
+    return got
+
+
 def play(client: TestClient, name: str, seed: int) -> list[dict[str, Any]]:
     """Play a deal through the API (South takes its first legal action); return every
-    response."""
+    response, each with the deal's history a reload read just after it (`history`)."""
     data = start(client, name, seed)
+    data["history"] = reload(client, data)["view"]["history"]
     out = [data]
     while not out[-1]["view"]["over"]:
         legal = out[-1]["view"]["legal"]
         out.append(act(client, data, legal[seed % len(legal)], out[-1]["version"]))
+        out[-1]["history"] = reload(client, data)["view"]["history"]
     return out
 
 
@@ -51,20 +60,18 @@ def test_the_history_is_what_the_events_told_in_play_order(client: TestClient, n
     told = changes(None, view(game(name).deal(3), 0))
     told += [change for r in responses for e in r["events"] for change in e["changes"]]
     last = responses[-1]["view"]
-    assert last["history"] == told
+    assert responses[-1]["history"] == told
     for r in responses:
-        # each view's history is the deal so far: a prefix of the whole
-        assert r["view"]["history"] == told[: len(r["view"]["history"])]
+        # an answer tells its events, not the history again
+        assert "history" not in r["view"]
+        # each reload's history is the deal so far: a prefix of the whole
+        assert r["history"] == told[: len(r["history"])]
     plays = [(p["seat"], p["card"]) for t in last["tricks"] for p in t["plays"]]
     assert [(e["seat"], e["card"]) for e in told if e["type"] == "play"] == plays
     tricks = [e for e in told if e["type"] == "trick"]
     assert [t["winner"] for t in tricks] == [t["winner"] for t in last["tricks"]]
     assert [t["trick"] for t in tricks] == list(range(1, len(last["tricks"]) + 1))
     assert all(e["text"] for e in told)
-    # a reload gets the same history
-    data = responses[0]
-    got = client.get(f"/api/games/{data['id']}", headers=auth(data["token"])).json()
-    assert got["view"]["history"] == told
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -74,7 +81,7 @@ def test_cards_laid_aside_are_told_without_naming_them(client: TestClient, name:
     mine = next(s for s in range(100) if discarder(rules, s) == 0)
     other = next(s for s in range(100) if discarder(rules, s) not in (None, 0))
     for seed in (mine, other):
-        history = play(client, name, seed)[-1]["view"]["history"]
+        history = play(client, name, seed)[-1]["history"]
         asides = [e for e in history if e["type"] == "aside"]
         assert asides, (name, seed)
         for e in asides:
@@ -162,7 +169,7 @@ def test_the_running_score_adds_up_the_tricks_and_declarations(
             score = v["score"]
             assert score["unit"] == "points" and score["how"]
             totals = {"NS": 0.0, "EW": 0.0}
-            for e in v["history"]:
+            for e in r["history"]:
                 if e["type"] == "trick":
                     for team in totals:
                         totals[team] += e["scores"][team]
@@ -183,7 +190,7 @@ def test_the_final_score_is_the_result(client: TestClient, name: str) -> None:
 
 def test_ottocento_tricks_count_cards_in_pairs(client: TestClient) -> None:
     rules = game("ottocento")
-    history = play(client, "ottocento", 5)[-1]["view"]["history"]
+    history = play(client, "ottocento", 5)[-1]["history"]
     plays: list[str] = []
     for e in history:
         if e["type"] == "play":
@@ -202,12 +209,12 @@ def test_minchiate_score_is_in_resti_with_the_points_alongside(client: TestClien
         assert score["unit"] == "resti" and "resti" in score["how"]
         at_once = score["parts"][0]
         scored = {"NS": 0, "EW": 0}
-        for e in r["view"]["history"]:
+        for e in r["history"]:
             if e["type"] == "event" and e["kind"] == "score":
                 scored["NS" if e["seat"] % 2 == 0 else "EW"] += e["value"]
         assert (at_once["NS"], at_once["EW"]) == (scored["NS"], scored["EW"])
         # each trick's points are the score it made at once, told right after it
-        history = r["view"]["history"]
+        history = r["history"]
         for i, e in enumerate(history):
             if e["type"] == "trick" and e["points"]:
                 after = history[i + 1]
@@ -235,14 +242,14 @@ def test_ottocento_tricks_and_the_end_add_up_to_the_card_points(client: TestClie
     rules = game("ottocento")
     checked = 0
     for seed in range(1, 6):
-        end = play(client, "ottocento", seed)[-1]["view"]
-        r = end["result"]
+        last = play(client, "ottocento", seed)[-1]
+        end, r = last["view"], last["view"]["result"]
         if 0 in r["tricks"]:
             continue  # a sweep moves the Matto and the discard another way
-        totals = trick_totals(end["history"])
+        totals = trick_totals(last["history"])
         totals["NS" if end["dealer"] % 2 == 0 else "EW"] += pair_points(rules, r["discard"])
         if r["matto_settlement"]:
-            owner = next(e["seat"] for e in end["history"]
+            owner = next(e["seat"] for e in last["history"]
                          if e["type"] == "play" and e["card"] == "MATTO")  # fmt: skip
             given = pair_points(rules, [r["matto_settlement"]])
             totals["NS" if owner % 2 == 0 else "EW"] -= given
@@ -255,12 +262,12 @@ def test_ottocento_tricks_and_the_end_add_up_to_the_card_points(client: TestClie
 
 def test_piedicavallo_tricks_add_up_to_the_cards_won_and_the_matto(client: TestClient) -> None:
     for seed in range(1, 4):
-        end = play(client, "piedicavallo", seed)[-1]["view"]
-        r = end["result"]
+        last = play(client, "piedicavallo", seed)[-1]
+        r = last["view"]["result"]
         if 0 in r["tricks"]:
             continue
         lines = {x["label"]: x for x in r["lines"]}
-        totals = trick_totals(end["history"])
+        totals = trick_totals(last["history"])
         for team in ("ns", "ew"):
             won = lines["Cards won in tricks"][team] + lines["The Matto"][team]
             assert won == totals[team.upper()]

@@ -35,7 +35,7 @@ from tarocchi.games.base import IllegalAction, TrickGame
 from tarocchi.i18n import Msg, Translator, translator
 from tarocchi.match import DealLog, advance, table_bots
 from tarocchi.record import make_record, now
-from tarocchi.views import View, history, refusals, to_json, view
+from tarocchi.views import View, history, refusals, step, to_json, view
 from tarocchi.web.lang import language
 from tarocchi.web.models import (
     Action,
@@ -154,10 +154,12 @@ def hint_for(
 
 @dataclass(slots=True)
 class Live:
-    """A game in memory: its stored row and the state its log leads to."""
+    """A game in memory: its stored row, the state its log leads to and South's view of it
+    (the next action's events are told from that view, without replaying the deal)."""
 
     row: GameRow
     state: Any
+    view: View
 
 
 class Games:
@@ -231,9 +233,10 @@ class Games:
         live = self.cache.get(game_id)
         if live is None or live.row.version != row.version or fresh:
             try:
-                live = Live(row, rebuild(game(row.game), row.seed, row.actions))
+                state = rebuild(game(row.game), row.seed, row.actions)
             except Corrupt as e:
                 raise HTTPException(409, e.args[0]) from None
+            live = Live(row, state, view(state, HUMAN))
         self.remember(live)
         return live
 
@@ -252,11 +255,10 @@ class Games:
         rules = game(body.game)
         state = rules.deal(seed)
         ai = await self.in_pool(client, row.id, ai_turns, row.game, seed, level, ())
-        state = apply_all(rules, state, ai)
-        events = events_since(rules, seed, ai, 0, tr)
+        state, seen, events = tell(rules, state, view(state, HUMAN), ai, tr)
         row = replace(row, actions=tuple(ai), version=len(ai), over=rules.is_over(state))
         await asyncio.to_thread(self.store.create, row)
-        live = Live(row, state)
+        live = Live(row, state, seen)
         self.remember(live)
         return live, token, events
 
@@ -275,21 +277,20 @@ class Games:
                 ),
             )
         rules = game(row.game)
-        state = live.state
-        if state.to_move != HUMAN:
+        if live.state.to_move != HUMAN:
             raise HTTPException(
                 409,
-                Msg("the deal is over") if state.to_move is None else NOT_YOUR_TURN,
+                Msg("the deal is over") if live.state.to_move is None else NOT_YOUR_TURN,
             )
         try:
-            action = rules.parse_action(body.action)
+            code = rules.action_code(rules.parse_action(body.action))
         except ValueError as e:  # a code of another game: not an action of this deal
             raise HTTPException(409, e.args[0]) from None
         try:
-            state = apply_all(rules, state, [(HUMAN, rules.action_code(action))])
+            state, seen, events = tell(rules, live.state, live.view, [(HUMAN, code)], tr)
         except IllegalAction as e:
             raise HTTPException(409, e.args[0]) from None
-        actions = (*row.actions, (HUMAN, rules.action_code(action)))
+        actions = (*row.actions, (HUMAN, code))
         at = (row.id, row.version)
         if at in self.acting:  # another request here will land first or fail alike: no AI spent
             raise HTTPException(409, CHANGED)
@@ -297,7 +298,7 @@ class Games:
         try:
             ai = await self.in_pool(client, row.id, ai_turns, row.game, row.seed, row.level,
                                     actions)  # fmt: skip
-            state = apply_all(rules, state, ai)
+            state, seen, told = tell(rules, state, seen, ai, tr)
             actions = (*actions, *ai)
             over = rules.is_over(state)
             stored = asyncio.to_thread(self.store.update, *at, actions, over, now())
@@ -305,11 +306,11 @@ class Games:
                 raise HTTPException(409, CHANGED)
         finally:
             self.acting.discard(at)
-        live = Live(replace(row, actions=actions, version=len(actions), over=over), state)
+        live = Live(replace(row, actions=actions, version=len(actions), over=over), state, seen)
         self.remember(live)
         if over:
             self.ended(row.id)
-        return live, events_since(rules, row.seed, actions, row.version, tr)
+        return live, events + told
 
     async def hints(self, live: Live, client: str) -> list[dict[str, Any]]:
         """Rank South's legal actions (409 when South is not to act)."""
@@ -337,45 +338,37 @@ def record_of(row: GameRow, final: Any) -> dict[str, Any]:
     return record
 
 
-def apply_all(rules: TrickGame[Any], state: Any, actions: Sequence[tuple[int, str]]) -> Any:
-    """Apply actions, each by the seat to move (IllegalAction otherwise); return the state."""
+def tell(
+    rules: TrickGame[Any],
+    state: Any,
+    seen: View,
+    actions: Sequence[tuple[int, str]],
+    tr: Translator,
+) -> tuple[Any, View, list[dict[str, Any]]]:
+    """Apply actions, each by the seat to move (IllegalAction otherwise), to a state South
+    sees as seen; return the new state, South's view of it and what South saw change at each
+    action (`views.step`, texts in tr's language), South's own action named."""
+    events = []
     for seat, code in actions:
         if state.to_move != seat:
             raise IllegalAction(Msg("seat %(seat)d is not to move", seat=seat))
-        state = rules.apply(state, rules.parse_action(code))
-    return state
+        state, seen, shown = step(rules, state, rules.parse_action(code), HUMAN, seen, tr)
+        events.append(
+            {"seat": seat, "changes": shown, **({"action": code} if seat == HUMAN else {})}
+        )
+    return state, seen, events
 
 
-def told(
-    rules: TrickGame[Any], seed: int, actions: Sequence[tuple[int, str]], tr: Translator
-) -> tuple[View, list[list[dict[str, Any]]]]:
-    """Return South's view after a log and what South saw (`views.history`)."""
-    return history(rules, seed, [rules.parse_action(code) for _, code in actions], HUMAN, tr)
-
-
-def events_since(
-    rules: TrickGame[Any],
-    seed: int,
-    actions: Sequence[tuple[int, str]],
-    since: int,
-    tr: Translator,
-) -> list[dict[str, Any]]:
-    """Return, per action of the log from index since, what South saw change (texts in tr's
-    language), and South's own action, discards included."""
-    _, seen = told(rules, seed, actions, tr)
-    return [
-        {"seat": seat, "changes": shown, **({"action": code} if seat == HUMAN else {})}
-        for (seat, code), shown in zip(actions[since:], seen[1 + since :], strict=True)
-    ]
-
-
-def view_json(live: Live, tr: Translator) -> dict[str, Any]:
-    """Return South's view of a live game as JSON, with reasons for refused cards and the
-    deal's history as South saw it, the texts in tr's language."""
+def view_json(live: Live, tr: Translator, with_history: bool = False) -> dict[str, Any]:
+    """Return South's view of a live game as JSON, with reasons for refused cards, the texts
+    in tr's language; with_history, also the deal's history as South saw it (replayed: a
+    reloaded page's log; an action's answer tells only its events)."""
     rules = game(live.row.game)
-    now_seen, seen = told(rules, live.row.seed, live.row.actions, tr)
-    data = to_json(now_seen, tr)
-    data["history"] = [entry for shown in seen for entry in shown]
+    data = to_json(live.view, tr)
+    if with_history:
+        actions = [rules.parse_action(code) for _, code in live.row.actions]
+        _, seen = history(rules, live.row.seed, actions, HUMAN, tr)
+        data["history"] = [entry for shown in seen for entry in shown]
     codes = rules.pack.codes
     data["illegal"] = {codes[c]: tr.text(why) for c, why in refusals(live.state, HUMAN).items()}
     data["level"] = live.row.level
@@ -422,7 +415,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         """Return the current version and your view."""
         live = await games(request).load(game_id, auth)
         tr = translator(language(request))
-        return reply({"version": live.row.version, "view": view_json(live, tr)})
+        return reply({"version": live.row.version, "view": view_json(live, tr, True)})
 
     @router.post("/games/{game_id}/actions", response_model=Moved,
                  responses=errors_for(*opened, 400, 409, 413, 429, 503))  # fmt: skip

@@ -4,12 +4,14 @@ Assembly only: the routes (tarocchi.web.api, tarocchi.web.pages), the middleware
 (tarocchi.web.middleware: the body bound, the headers), the error answers (HTML pages in
 the reader's language for page URLs, JSON for the API; 503 while the database is
 unavailable), the health endpoints and the lifespan that starts the store (brought to the
-current schema), its retention task and the supervised AI pool (tarocchi.web.workers).
+current schema), its retention task and the supervised AI pool (tarocchi.web.workers), and
+then moves every object existing at that point out of the garbage collector's sight.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -129,6 +131,10 @@ def create_app(
         app.state.reviewer = reviewer = Reviewer(store, review_pool)
         app.state.games.ended = reviewer.ended
         tasks = [asyncio.create_task(keep_tidy(store, keep)), asyncio.create_task(reviewer.run())]
+        # the ~150,000 objects of the code, the rules and the framework live as long as the
+        # process: out of the collector's sight, a full collection no longer stops every
+        # request for about 100 ms of CPU (measured), it only walks the games' objects
+        gc.freeze()
         try:
             yield
         finally:

@@ -196,11 +196,17 @@ class View(Open):
     illegal: dict[str, str]
     level: str
     title: str
-    history: list[Change]
     action_details: list[ActionDetail]
     score: Score
     result: Result | None = None
     seed: int | None = None
+
+
+class Reloaded(View):
+    """South's view with the deal's history as South saw it, in play order (what a reloaded
+    page shows in its log): the entries an action's answer gives in its events."""
+
+    history: list[Change]
 
 
 class Step(Open):
@@ -213,10 +219,12 @@ class Step(Open):
 
 class GameState(BaseModel):
     version: int
+    view: Reloaded
+
+
+class Moved(BaseModel):
+    version: int
     view: View
-
-
-class Moved(GameState):
     events: list[Step]
 
 

@@ -1,6 +1,7 @@
-// What the play page's modules share: the game on the page, the API, card images and names.
+// What the play page's modules share: the game on the page, the API, card images and names,
+// numbers and values in the game's unit.
 
-import { _ } from "./i18n.js";
+import { _, ngettext } from "./i18n.js";
 
 export const root = document.getElementById("game");
 export const GAME = root.dataset.game;
@@ -13,6 +14,18 @@ export const session = { id: null, token: null };
 
 export function cardName(code) {
   return pack[code] ? pack[code].name : code;
+}
+
+// numbers as the reader's language writes them, to two decimals at most (signed: +3, -0.5, 0)
+const lang = document.documentElement.lang;
+export const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
+export const signedNumber = new Intl.NumberFormat(lang, { maximumFractionDigits: 2, signDisplay: "exceptZero" });
+
+// a value in the game's unit, in words ("+3 points", "1 resto"), shown as a text of it
+export function inUnit(value, unit, shown = String(value)) {
+  const n = Math.abs(value);
+  return unit === "resti" ? ngettext("%(value)s resto", "%(value)s resti", n, { value: shown })
+    : ngettext("%(value)s point", "%(value)s points", n, { value: shown });
 }
 
 export function cardImg(code, extraClass = "") {

@@ -5,14 +5,14 @@ import { _ } from "./i18n.js";
 import { GAME, SEATS, api, cardImg, cardsRow, el, session } from "./common.js";
 
 let record = null;
-const replay = { view: null, tricks: [], at: 0 };
+const replay = { history: [], tricks: [], at: 0 };
 
 export function resetEnd() {
   record = null;
-  for (const id of ["end-dialog", "replay-dialog", "last-dialog"]) el(id).close();
+  for (const id of ["end-dialog", "replay-dialog", "last-dialog", "review-dialog"]) el(id).close();
 }
 
-async function fetchRecord() {
+export async function fetchRecord() {
   if (!record) record = await api("GET", `/api/games/${session.id}/record`);
   return record;
 }
@@ -94,8 +94,8 @@ async function download() {
 
 // -- the replay: one step per trick, from the record; the texts from the deal's history -----------
 
-function trickEntries(view) {
-  return (view.history || []).filter((h) => h.type === "trick");
+function trickEntries(history) {
+  return history.filter((h) => h.type === "trick");
 }
 
 function showStep() {
@@ -128,19 +128,21 @@ function showStep() {
   el("replay-step").textContent = _("Trick %(trick)s of %(tricks)s: %(leader)s led, %(winner)s won.", {
     trick: at, tricks: tricks.length, leader: SEATS[t.plays[0].seat], winner: SEATS[t.winner] });
   // the running score from the tricks, as the game counts them (the server's trick entries)
-  const done = trickEntries(replay.view).slice(0, at);
+  const done = trickEntries(replay.history).slice(0, at);
   const sum = (team) => Math.round(done.reduce((a, e) => a + e.scores[team], 0) * 2) / 2;
   el("replay-score").textContent = done.length === at ? [done[at - 1].text,
     _("From the tricks so far: You & North %(ns)s, East & West %(ew)s.", { ns: sum("NS"), ew: sum("EW") })].join(" ") : "";
 }
 
-export async function openReplay(view) {
+// Open the replay at a trick (0: the hands as dealt), from the result or the review; history:
+// the deal's entries as the page's log told them (a reload's, then each answer's)
+export async function openReplay(history, at = 1) {
   await fetchRecord();
-  replay.view = view;
+  replay.history = history;
   replay.tricks = record.tricks;
-  replay.at = 1;
+  replay.at = Math.max(0, Math.min(record.tricks.length, at));
   showStep();
-  el("end-dialog").close();
+  for (const id of ["end-dialog", "review-dialog"]) el(id).close();
   el("replay-dialog").showModal();
 }
 

@@ -3,14 +3,17 @@
 
 import { _, ngettext } from "./i18n.js";
 import {
-  GAME, SEATS, api, backImg, cardImg, cardName, el, pack, reduceMotion, root, session,
+  GAME, SEATS, api, backImg, cardImg, cardName, el, inUnit, pack, reduceMotion, root, session,
+  signedNumber,
 } from "./common.js";
 import { KEYS, place } from "./hand.js";
 import { openEnd, openReplay, replayKey, resetEnd } from "./end.js";
+import { openReview, resetReview, showAiLine } from "./review.js";
 
 const BACKS_SHOWN = 5; // an opponent's hand is drawn as a few backs and its count
 
-const state = { version: 0, view: null, busy: false };
+// history: every entry the log has told (a reload's history, then each answer's events)
+const state = { version: 0, view: null, busy: false, history: [] };
 
 // -- helpers ------------------------------------------------------------------------------
 
@@ -54,6 +57,7 @@ function logLine(kind) {
 }
 
 function logChange(ch) {
+  state.history.push(ch);
   if (ch.type === "event") {
     const named = ch.seat === null || ch.text.startsWith(SEATS[ch.seat]);
     logLine("log-event").textContent = named ? ch.text : `${SEATS[ch.seat]}: ${ch.text}`;
@@ -76,6 +80,7 @@ function logChange(ch) {
 
 // Start the log of a deal (from its view: who deals and who leads), then tell its history.
 function logDeal(view, history = []) {
+  state.history = [];
   el("log").replaceChildren();
   openTrick = null;
   logLine("log-event").textContent = _("Deal begins. %(dealer)s deals; %(leader)s leads.", { dealer: SEATS[view.dealer], leader: SEATS[(view.dealer + 1) % 4] });
@@ -107,6 +112,7 @@ function render(view) {
   if (view.over) {
     setPrompt(_("The deal is over."));
     openEnd(view);
+    showAiLine(view);
   }
 }
 
@@ -345,6 +351,7 @@ async function reload() {
 
 async function newDeal(seed) {
   resetEnd();
+  resetReview();
   session.token = null;
   setBusy(true);
   setPrompt(_("Shuffling…"));
@@ -378,8 +385,7 @@ async function newDeal(seed) {
 
 function hintValue(value) {
   if (value === null) return "";
-  const signed = `${value > 0 ? "+" : ""}${value}`;
-  return state.view.score.unit === "resti" ? _("%(value)s resti", { value: signed }) : _("%(value)s points", { value: signed });
+  return inUnit(value, state.view.score.unit, signedNumber.format(value));
 }
 
 async function showHint() {
@@ -474,7 +480,9 @@ function wire() {
   });
   el("end-new").addEventListener("click", () => newDeal());
   el("end-again").addEventListener("click", () => newDeal(state.view.seed));
-  el("end-replay").addEventListener("click", () => openReplay(state.view));
+  el("end-replay").addEventListener("click", () => openReplay(state.history));
+  el("end-review").addEventListener("click", () => openReview(state.view, state.history));
+  el("replay-review").addEventListener("click", () => openReview(state.view, state.history));
   el("level").value = localStorage.getItem("tarocchi-level") || "normal";
   el("level").addEventListener("change", () => {
     localStorage.setItem("tarocchi-level", el("level").value);
