@@ -420,42 +420,55 @@ class _Reviews:
     def __init__(self, servers: list[tuple[subprocess.Popen[bytes], int]], running: int) -> None:
         self.ports = [port for _, port in servers]
         self.running = running
-        self.deals: list[tuple[_Connection, str, str]] = []
+        self.deals: list[tuple[int, str, str]] = []  # port, game URL, token
         self.done = 0  # reviews finished while the players played
         self.valued = 0  # decisions valued meanwhile
 
     async def prepare(self, game_name: str, count: int) -> None:
         """Finish `count` deals to review (spread over the servers)."""
         for i in range(count):
-            c = _Connection(self.ports[i % len(self.ports)])
+            port = self.ports[i % len(self.ports)]
             body = {"game": game_name, "seed": 90_000 + i, "level": "random"}
-            _, _, data = await c.request("POST", "/api/games", body, client=90_000 + i)
+            data = await self.ask(port, "POST", "/api/games", body=body)
             token, url = data["token"], f"/api/games/{data['id']}"
             version, v = data["version"], data["view"]
             while not v["over"]:
                 move = {"action": v["legal"][0], "version": version}
-                _, _, data = await c.request("POST", f"{url}/actions", move, token, 90_000 + i)
+                data = await self.ask(port, "POST", f"{url}/actions", move, token)
                 version, v = data["version"], data["view"]
-            self.deals.append((c, url, token))
+            self.deals.append((port, url, token))
+
+    @staticmethod
+    async def ask(port: int, method: str, path: str, body: Any = None, token: str = "") -> Any:
+        """Send one request on a connection of its own (the server closes idle ones); return
+        its JSON answer (RuntimeError for an error)."""
+        c = _Connection(port)
+        try:
+            status, _, data = await c.request(method, path, body, token or None, 90_000)
+        finally:
+            c.close()
+        if status >= 400:
+            raise RuntimeError(f"{method} {path}: {status} {data}")
+        return data
 
     async def keep_running(self) -> None:
         """Ask for reviews, `running` at a time, until cancelled or none is left."""
         queue = list(self.deals)
-        busy: list[tuple[_Connection, str, str, int]] = []
+        busy: list[tuple[int, str, str, int]] = []
         while queue or busy:
             while queue and len(busy) < self.running:
-                c, url, token = queue.pop(0)
-                await c.request("POST", f"{url}/review", token=token, client=90_000)
-                busy.append((c, url, token, 0))
+                port, url, token = queue.pop(0)
+                await self.ask(port, "POST", f"{url}/review", token=token)
+                busy.append((port, url, token, 0))
             await asyncio.sleep(self.POLL_S)
             still = []
-            for c, url, token, seen in busy:
-                _, _, body = await c.request("GET", f"{url}/review", token=token, client=90_000)
+            for port, url, token, seen in busy:
+                body = await self.ask(port, "GET", f"{url}/review", token=token)
                 self.valued += body["done"] - seen
                 if body["status"] in ("done", "failed"):
                     self.done += body["status"] == "done"
                 else:
-                    still.append((c, url, token, body["done"]))
+                    still.append((port, url, token, body["done"]))
             busy = still
 
 
@@ -541,6 +554,8 @@ async def _load(
     beside = asyncio.create_task(reviewing.keep_running())
     await asyncio.gather(*(player(1 + i, think_ms) for i in range(clients)))
     elapsed = time.perf_counter() - start
+    if beside.done():  # every review asked for is done (or the reviews failed: say so)
+        beside.result()
     beside.cancel()
     load_average = [round(x, 2) for x in os.getloadavg()]  # how busy the machine was meanwhile
     seen = flooder.finish() if flooder is not None else {}

@@ -78,6 +78,9 @@ def test_the_document_names_games_levels_and_actions(api: tuple[str, dict[str, A
     act = spec["paths"]["/api/games/{game_id}/actions"]["post"]["responses"]
     assert {"200", "401", "403", "404", "409", "413", "422", "429", "503"} <= set(act)
     assert act["422"]["content"]["application/json"]["schema"]["$ref"].endswith("/Malformed")
+    review = spec["paths"]["/api/games/{game_id}/review"]
+    assert {"200", "202", "409"} <= set(review["post"]["responses"])
+    assert {"200", "401", "403", "404", "409"} <= set(review["get"]["responses"])
     for path in spec["paths"].values():
         for op in path.values():
             for status, answer in op["responses"].items():

@@ -26,6 +26,7 @@ import os
 import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -72,6 +73,7 @@ REVIEW_NICENESS = 19  # below the AI pool's: a live turn's search always goes fi
 # the level's searches): bounded far above both, the machine being busy
 REVIEW_DEADLINE_S = 600.0
 FAILED = Msg("the review could not be computed; ask for it again")
+SERVED_CACHE = 64  # reviews kept translated (a Minchiate review takes ~10 ms to translate)
 
 
 # -- the stored form: reasons as message recipes ------------------------------------------
@@ -141,6 +143,7 @@ def ai_job(record: dict[str, Any], level: str) -> str:
 
 
 def _at(seconds: float = 0.0) -> str:
+    """Return the time in some seconds (now by default), as the store writes times."""
     return (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat(timespec="seconds")
 
 
@@ -157,6 +160,7 @@ class Reviewer:
         self.tasks: set[asyncio.Task[None]] = set()  # rows being made (held until done)
 
     def until(self) -> str:
+        """Return when a lease taken or extended now runs out."""
         return _at(self.lease_s)
 
     async def opened(self, game_id: str) -> None:
@@ -229,15 +233,15 @@ class Reviewer:
         it, the review is done. Return whether work is left."""
         done = len(json.loads(data)["decisions"])
         if done >= (rv.total or 0) and rv.ai is not None:
-            await self.save(rv.game_id, None, done=done, data=data, status="done",
-                            pending=False, owner=None)  # fmt: skip
+            finished = {"status": "done", "pending": False, "owner": None}
+            await self.save(rv.game_id, end=True, done=done, data=data, **finished)
             return False
         return await self.save(rv.game_id, done=done, data=data)
 
-    async def save(self, game_id: str, *until: str | None, **values: Any) -> bool:
-        """Write values while holding the review, extending the lease (or ending it: None);
+    async def save(self, game_id: str, end: bool = False, **values: Any) -> bool:
+        """Write values while holding the review, extending the lease (with end, ending it);
         return whether this process still held it."""
-        lease = until[0] if until else self.until()
+        lease = None if end else self.until()
         values["updated_at"] = _at()
         keep = self.store.reviews.keep
         return await asyncio.to_thread(keep, game_id, self.owner, lease, **values)
@@ -252,6 +256,13 @@ class Reviewer:
 # -- the routes ----------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=SERVED_CACHE)
+def served(data: str, lang: str) -> dict[str, Any]:
+    """Return a stored review in a language (kept for the page's next polls, which mostly
+    find it unchanged)."""
+    return to_json(restored(data), translator(lang))
+
+
 def body(live: Live, rv: ReviewRow | None, tr: Translator) -> dict[str, Any]:
     """Return a game's review as the API serves it, its texts in tr's language."""
     rules = game(live.row.game)
@@ -261,7 +272,7 @@ def body(live: Live, rv: ReviewRow | None, tr: Translator) -> dict[str, Any]:
         return out
     out.update(status=rv.status, done=rv.done, total=rv.total)
     if rv.data:
-        out["review"] = to_json(restored(rv.data), tr)
+        out["review"] = served(rv.data, tr.lang)
     if rv.ai:
         ai = json.loads(rv.ai)
         yours = rules.result(live.state).margin(team_of(HUMAN))
@@ -307,7 +318,8 @@ def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request],
             reviewer(request).wake.set()
             now = await asyncio.to_thread(store.reviews.get, game_id)
             rv = now if now is not None else rv
-        data = body(live, rv, translator(language(request)))
+        # (a whole review's recipes to translate: off the event loop)
+        data = await asyncio.to_thread(body, live, rv, translator(language(request)))
         return reply(data, 200 if data["status"] == "done" else 202)
 
     @router.get("/games/{game_id}/review", response_model=ReviewState, responses=answers)
@@ -315,6 +327,7 @@ def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request],
         """Return the review's progress and the decisions valued so far, and the AI on your
         cards (once the deal is over: 409 before)."""
         live, rv = await finished(request, game_id, auth)
-        return reply(body(live, rv, translator(language(request))))
+        data = await asyncio.to_thread(body, live, rv, translator(language(request)))
+        return reply(data)
 
     return router
