@@ -190,7 +190,8 @@ class Reviewer:
                 continue
             beat = asyncio.create_task(self.heartbeat(game_id))
             try:
-                while await self.step(game_id):
+                claimed = await self.record(game_id)
+                while claimed is not None and await self.step(game_id, *claimed):
                     pass
             except StoreUnavailable:
                 pass  # the lease runs out; this or another process takes it up again
@@ -204,24 +205,33 @@ class Reviewer:
             with contextlib.suppress(StoreUnavailable):
                 await self.save(game_id)
 
-    async def step(self, game_id: str) -> bool:
+    async def record(self, game_id: str) -> tuple[str, dict[str, Any]] | None:
+        """Return a claimed review's table level and its game's record, the stored log
+        replayed once per claim (a finished deal's log no longer changes) and off the event
+        loop; None if the game is gone or its log is refused (the review then failed)."""
+        row = await asyncio.to_thread(self.store.get, game_id)
+        if row is None:
+            return None
+        try:
+            final = await asyncio.to_thread(rebuild, game(row.game), row.seed, row.actions)
+        except Corrupt as e:
+            await self.failed(game_id, e.args[0])
+            return None
+        return row.level, record_of(row, final)
+
+    async def step(self, game_id: str, level: str, record: dict[str, Any]) -> bool:
         """Do the next piece of a claimed review's work and store it; return whether this
         process should go on with it."""
         rv = await asyncio.to_thread(self.store.reviews.get, game_id)
-        row = await asyncio.to_thread(self.store.get, game_id)
-        if rv is None or row is None or rv.owner != self.owner:
+        if rv is None or rv.owner != self.owner:
             return False
-        try:
-            record = record_of(row, rebuild(game(row.game), row.seed, row.actions))
-        except Corrupt as e:
-            return await self.failed(game_id, e.args[0])
         keys = [f"review {game_id}"]
         try:
             if rv.status == "running" and (rv.done < (rv.total or 0) or rv.ai is not None):
-                data = await self.pool.run(keys, review_step, record, row.level, rv.data, rv.ai)
+                data = await self.pool.run(keys, review_step, record, level, rv.data, rv.ai)
                 return await self.progress(rv, data)
             if rv.ai is None:
-                ai = await self.pool.run(keys, ai_job, record, row.level)
+                ai = await self.pool.run(keys, ai_job, record, level)
                 return await self.save(game_id, ai=ai)
         except (Unavailable, RecordError, ValueError):
             return await self.failed(game_id, FAILED)
