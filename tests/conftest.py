@@ -160,3 +160,27 @@ def new_database(request: pytest.FixtureRequest, backend: str, folder: Path) -> 
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Return a fresh database on each backend in turn."""
     return new_database(request, request.param, tmp_path)
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[Any]:
+    """Return a store on each backend's fresh database, at the current schema."""
+    from tarocchi.web.store import Store
+
+    with Store(db_url) as s:
+        s.upgrade()
+        yield s
+
+
+def api_client(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, ai_workers: int
+) -> Iterator[Any]:
+    """Yield a test client of the app on a fresh database of the backend the request names
+    (the body of the API tests' module-scoped `client` fixtures)."""
+    from fastapi.testclient import TestClient
+
+    from tarocchi.web.app import create_app
+
+    db = new_database(request, request.param, tmp_path_factory.mktemp("db"))
+    with TestClient(create_app(db, ai_workers=ai_workers)) as c:
+        yield c

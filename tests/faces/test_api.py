@@ -18,16 +18,14 @@ from tarocchi.web.api import rebuild
 from tarocchi.web.app import create_app
 from tarocchi.web.middleware import SECURITY_HEADERS
 from tarocchi.web.rates import Rates
-from tests.conftest import BACKENDS, answered, new_database
+from tests.conftest import BACKENDS, answered, api_client
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def client(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[TestClient]:
-    db = new_database(request, request.param, tmp_path_factory.mktemp("db"))
-    with TestClient(create_app(db, ai_workers=2)) as c:
-        yield c
+    yield from api_client(request, tmp_path_factory, ai_workers=2)
 
 
 def auth(token: str) -> dict[str, str]:

@@ -16,10 +16,9 @@ from fastapi.testclient import TestClient
 
 from tarocchi.i18n import translator
 from tarocchi.review import review, table_level, to_json
-from tarocchi.web.app import create_app
 from tarocchi.web.store import Store
 from tarocchi.web.store.schema import games
-from tests.conftest import BACKENDS, new_database
+from tests.conftest import BACKENDS, api_client
 from tests.faces.test_api import auth, new_game, play_to_end
 
 WAIT_S = 600  # a whole review on a busy machine, at the lowest priority
@@ -29,9 +28,7 @@ WAIT_S = 600  # a whole review on a busy machine, at the lowest priority
 def client(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[TestClient]:
-    db = new_database(request, request.param, tmp_path_factory.mktemp("db"))
-    with TestClient(create_app(db, ai_workers=1)) as c:
-        yield c
+    yield from api_client(request, tmp_path_factory, ai_workers=1)
 
 
 def store_of(client: TestClient) -> Store:

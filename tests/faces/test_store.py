@@ -11,7 +11,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -27,13 +26,6 @@ from tests.conftest import Postgres
 
 DATA = Path(__file__).parent.parent / "data"
 T0 = "2026-01-01T00:00:00+00:00"
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[Store]:
-    with Store(db_url) as s:
-        s.upgrade()
-        yield s
 
 
 def row(game_id: str, actions: tuple[tuple[int, str], ...] = (), started: str = T0) -> GameRow:

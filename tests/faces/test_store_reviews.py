@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from tarocchi.match import play_deal
@@ -20,13 +18,6 @@ from tarocchi.web.store import GameRow, Store, token_hash
 T0 = "2026-01-01T00:00:00+00:00"
 T1 = "2026-01-01T00:00:30+00:00"
 T2 = "2026-01-01T00:01:00+00:00"
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[Store]:
-    with Store(db_url) as s:
-        s.upgrade()
-        yield s
 
 
 def finished(game_id: str, token: str = "t", seed: int = 4, at: str = T0) -> GameRow:
