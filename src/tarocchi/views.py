@@ -203,17 +203,17 @@ LAYS_ASIDE = N_("%(seat)s lays a card aside face down.")
 
 def history(
     rules: TrickGame[Any], seed: int, actions: Sequence[int], seat: int, tr: Translator
-) -> tuple[View, list[list[dict[str, Any]]]]:
-    """Return seat's view after actions in the deal of seed, and everything seat saw happen
-    in it, in play order: the entries of the deal's opening view, then what each action
-    showed (`step`), built from seat's successive views only."""
+) -> list[dict[str, Any]]:
+    """Return everything seat saw happen in the deal of seed after actions, in play order:
+    the entries of the deal's opening view, then what each action showed (`step`), built
+    from seat's successive views only."""
     state = rules.deal(seed)
     before = view(state, seat)
-    seen = [changes(None, before, tr)]
+    seen = changes(None, before, tr)
     for action in actions:
         state, before, shown = step(rules, state, action, seat, before, tr)
-        seen.append(shown)
-    return before, seen
+        seen += shown
+    return seen
 
 
 def refusals(state: GameState, seat: int) -> dict[int, str]:

@@ -378,8 +378,7 @@ def view_json(live: Live, tr: Translator, with_history: bool = False) -> dict[st
     data = to_json(live.view, tr)
     if with_history:
         actions = [rules.parse_action(code) for _, code in live.row.actions]
-        _, seen = history(rules, live.row.seed, actions, HUMAN, tr)
-        data["history"] = [entry for shown in seen for entry in shown]
+        data["history"] = history(rules, live.row.seed, actions, HUMAN, tr)
     codes = rules.pack.codes
     data["illegal"] = {codes[c]: tr.text(why) for c, why in refusals(live.state, HUMAN).items()}
     data["level"] = live.row.level
