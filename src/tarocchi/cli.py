@@ -13,156 +13,126 @@ from tarocchi.bots import LEVELS
 from tarocchi.games import GAMES
 from tarocchi.i18n import LANGUAGES, from_environment, translator
 
+Option = tuple[tuple[str, ...], dict[str, Any]]
+
+
+def opt(*flags: str, **settings: Any) -> Option:
+    """Return one argument of a command: its flags and argparse's settings."""
+    return flags, settings
+
+
+GAME = opt("game", choices=sorted(GAMES))
+JSON = opt("--json", action="store_true", help="print JSON")
+
+
+def lang_option(what: str) -> Option:
+    """Return the --lang option of a command showing `what`."""
+    return opt("--lang", default=None, choices=sorted(LANGUAGES),
+               help=f"the language {what} (default: from LANG, else English)")  # fmt: skip
+
+
+DB_UPGRADE = ("bring the database to the current schema", (
+    opt("--db", default=None, help="a SQLite file or a postgresql:// URL (default: as serve)"),
+))  # fmt: skip
+
+# every command: its help and its arguments, in the order `tarocchi -h` lists them
+COMMANDS: dict[str, tuple[str, tuple[Option, ...]]] = {
+    "serve": ("start the web app", (
+        opt("--host", default="127.0.0.1"),
+        opt("--port", type=int, default=8000),
+        opt("--db", default=None,
+            help="a SQLite file or a postgresql:// URL (default: $TAROCCHI_DB, else "
+            "tarocchi.sqlite3)"),
+        opt("--workers", type=int, default=1,
+            help="server processes sharing the port (more than one: best on PostgreSQL)"),
+        opt("--ai-workers", type=int, default=2, help="AI processes per server process"),
+        opt("--keep-unfinished-days", default=None, metavar="DAYS",
+            help="delete unfinished games left this long (default 7; `never` keeps them)"),
+        opt("--keep-finished-days", default=None, metavar="DAYS",
+            help="delete finished games this old (default 90; `never` keeps them)"),
+    )),
+    "db": ("manage the games database", ()),
+    "play": ("play one deal in the terminal as South", (
+        GAME,
+        opt("--seed", type=int, default=None, help="deal number (random if omitted)"),
+        opt("--level", default="normal", choices=sorted(LEVELS),
+            help="how well the AI players play"),
+        lang_option("to play in"),
+    )),
+    "arena": ("duplicate match between two bots", (
+        GAME,
+        opt("--a", required=True, help="bot of team A"),
+        opt("--b", required=True, help="bot of team B"),
+        opt("--pairs", type=int, default=100,
+            help="seeds, each played twice (the most, with --target-ci)"),
+        opt("--target-ci", type=float, default=None, metavar="W",
+            help="stop once the 95%% interval's half-width is at most W (sequential rule, "
+            "README)"),
+        opt("--seed", type=int, default=0, help="first seed"),
+        opt("--jobs", type=int, default=1, help="worker processes (local Ray: CPUs)"),
+        opt("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+            help="play the pairs as Ray tasks: on a local Ray instance, or the cluster at "
+            "ADDRESS (needs pip install 'tarocchi[ray]')"),
+        opt("--json", action="store_true", help="print the full JSON summary"),
+        opt("--save", type=Path, default=None, help="write one record per deal here"),
+        opt("--log", type=Path, default=None,
+            help="append each pair to this file, skipping seeds already in it (resumable)"),
+    )),
+    "bots": ("list the bots arena accepts, with those packages register", ()),
+    "bench": ("engine and AI speed", (
+        GAME,
+        JSON,
+        opt("--seconds", type=float, default=3.0, help="time per measurement"),
+        opt("--ai-seconds", type=float, default=20.0, help="time per search level's timing"),
+        opt("--review-deals", type=int, default=10, metavar="N",
+            help="time the review of South's play in N seeded deals (0: skip)"),
+        opt("--load", type=int, default=0, metavar="CLIENTS",
+            help="also run CLIENTS scripted web players against a real `tarocchi serve`"),
+        opt("--servers", type=int, default=1, help="`tarocchi serve` processes for --load"),
+        opt("--think-ms", type=float, default=300.0,
+            help="--load's players' pause before each move (0: as fast as the servers "
+            "answer)"),
+        opt("--db", default=None,
+            help="the database of --load's servers (default: a new SQLite file); a "
+            "postgresql:// URL of an empty database"),
+        opt("--reviews", type=int, default=0, metavar="K",
+            help="with --load: keep K reviews of finished deals asked for while the players "
+            "play"),
+        opt("--flood", action="store_true",
+            help="with --load: the players' deals again with one more client flooding the AI "
+            "(hard-level games and hints); the memory figure is left out"),
+    )),
+    "replay": ("verify and show a deal record", (opt("file", type=Path),)),
+    "review": ("the AI's review of a seat's play in a deal record", (
+        opt("file", type=Path),
+        opt("--seat", type=int, default=0, choices=range(4), help="0 South (default)"),
+        opt("--level", default=None, choices=sorted(LEVELS),
+            help="the AI replayed in the seat (default: the record's table level, as the web "
+            "shows it; else hard)"),
+        opt("--json", action="store_true", help="print the review as JSON"),
+        lang_option("of the review"),
+    )),
+}  # fmt: skip
+
+
+def add_options(parser: argparse.ArgumentParser, options: Sequence[Option]) -> None:
+    """Add a command's arguments to its parser."""
+    for flags, settings in options:
+        parser.add_argument(*flags, **settings)
+
 
 def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser of every subcommand."""
+    """Return the argument parser of every subcommand (COMMANDS)."""
     p = argparse.ArgumentParser(
         prog="tarocchi", description="Traditional Italian partnership tarot games."
     )
     sub = p.add_subparsers(dest="command", required=True)
-
-    add_serve_commands(sub)
-
-    play = sub.add_parser("play", help="play one deal in the terminal as South")
-    play.add_argument("game", choices=sorted(GAMES))
-    play.add_argument("--seed", type=int, default=None, help="deal number (random if omitted)")
-    play.add_argument(
-        "--level", default="normal", choices=sorted(LEVELS), help="how well the AI players play"
-    )
-    play.add_argument(
-        "--lang",
-        default=None,
-        choices=sorted(LANGUAGES),
-        help="the language to play in (default: from LANG, else English)",
-    )
-
-    add_arena_commands(sub)
-
-    add_bench_command(sub)
-
-    replay = sub.add_parser("replay", help="verify and show a deal record")
-    replay.add_argument("file", type=Path)
-
-    review = sub.add_parser("review", help="the AI's review of a seat's play in a deal record")
-    review.add_argument("file", type=Path)
-    review.add_argument("--seat", type=int, default=0, choices=range(4), help="0 South (default)")
-    review.add_argument(
-        "--level", default=None, choices=sorted(LEVELS),
-        help="the AI replayed in the seat (default: the record's table level, as the web "
-        "shows it; else hard)",
-    )  # fmt: skip
-    review.add_argument("--json", action="store_true", help="print the review as JSON")
-    review.add_argument(
-        "--lang",
-        default=None,
-        choices=sorted(LANGUAGES),
-        help="the language of the review (default: from LANG, else English)",
-    )
+    for name, (text, options) in COMMANDS.items():
+        add_options(command := sub.add_parser(name, help=text), options)
+        if name == "db":
+            db_sub = command.add_subparsers(dest="db_command", required=True)
+            add_options(db_sub.add_parser("upgrade", help=DB_UPGRADE[0]), DB_UPGRADE[1])
     return p
-
-
-def add_serve_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `serve` and `db upgrade`."""
-    serve = sub.add_parser("serve", help="start the web app")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument(
-        "--db", default=None,
-        help="a SQLite file or a postgresql:// URL (default: $TAROCCHI_DB, else tarocchi.sqlite3)",
-    )  # fmt: skip
-    serve.add_argument(
-        "--workers", type=int, default=1,
-        help="server processes sharing the port (more than one: best on PostgreSQL)",
-    )  # fmt: skip
-    serve.add_argument("--ai-workers", type=int, default=2, help="AI processes per server process")
-    serve.add_argument(
-        "--keep-unfinished-days", default=None, metavar="DAYS",
-        help="delete unfinished games left this long (default 7; `never` keeps them)",
-    )  # fmt: skip
-    serve.add_argument(
-        "--keep-finished-days", default=None, metavar="DAYS",
-        help="delete finished games this old (default 90; `never` keeps them)",
-    )  # fmt: skip
-
-    db = sub.add_parser("db", help="manage the games database")
-    db_sub = db.add_subparsers(dest="db_command", required=True)
-    upgrade = db_sub.add_parser("upgrade", help="bring the database to the current schema")
-    upgrade.add_argument(
-        "--db", default=None, help="a SQLite file or a postgresql:// URL (default: as serve)"
-    )
-
-
-def add_arena_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `arena` and `bots`."""
-    arena = sub.add_parser("arena", help="duplicate match between two bots")
-    arena.add_argument("game", choices=sorted(GAMES))
-    arena.add_argument("--a", required=True, help="bot of team A")
-    arena.add_argument("--b", required=True, help="bot of team B")
-    arena.add_argument(
-        "--pairs",
-        type=int,
-        default=100,
-        help="seeds, each played twice (the most, with --target-ci)",
-    )
-    arena.add_argument(
-        "--target-ci", type=float, default=None, metavar="W",
-        help="stop once the 95%% interval's half-width is at most W (sequential rule, README)",
-    )  # fmt: skip
-    arena.add_argument("--seed", type=int, default=0, help="first seed")
-    arena.add_argument("--jobs", type=int, default=1, help="worker processes (local Ray: CPUs)")
-    arena.add_argument(
-        "--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-        help="play the pairs as Ray tasks: on a local Ray instance, or the cluster at ADDRESS "
-        "(needs pip install 'tarocchi[ray]')",
-    )  # fmt: skip
-    arena.add_argument("--json", action="store_true", help="print the full JSON summary")
-    arena.add_argument("--save", type=Path, default=None, help="write one record per deal here")
-    arena.add_argument(
-        "--log", type=Path, default=None,
-        help="append each pair to this file, skipping seeds already in it (resumable)",
-    )  # fmt: skip
-
-    sub.add_parser("bots", help="list the bots arena accepts, with those packages register")
-
-
-def add_bench_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `bench`."""
-    bench = sub.add_parser("bench", help="engine and AI speed")
-    bench.add_argument("game", choices=sorted(GAMES))
-    bench.add_argument("--json", action="store_true")
-    bench.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
-    bench.add_argument(
-        "--ai-seconds", type=float, default=20.0, help="time per search level's timing"
-    )
-    bench.add_argument(
-        "--review-deals", type=int, default=10, metavar="N",
-        help="time the review of South's play in N seeded deals (0: skip)",
-    )  # fmt: skip
-    bench.add_argument(
-        "--load", type=int, default=0, metavar="CLIENTS",
-        help="also run CLIENTS scripted web players against a real `tarocchi serve`",
-    )  # fmt: skip
-    bench.add_argument(
-        "--servers", type=int, default=1, help="`tarocchi serve` processes for --load"
-    )
-    bench.add_argument(
-        "--think-ms", type=float, default=300.0,
-        help="--load's players' pause before each move (0: as fast as the servers answer)",
-    )  # fmt: skip
-    bench.add_argument(
-        "--db", default=None,
-        help="the database of --load's servers (default: a new SQLite file); a postgresql:// "
-        "URL of an empty database",
-    )  # fmt: skip
-    bench.add_argument(
-        "--reviews", type=int, default=0, metavar="K",
-        help="with --load: keep K reviews of finished deals asked for while the players play",
-    )  # fmt: skip
-    bench.add_argument(
-        "--flood", action="store_true",
-        help="with --load: the players' deals again with one more client flooding the AI "
-        "(hard-level games and hints); the memory figure is left out",
-    )  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> int:

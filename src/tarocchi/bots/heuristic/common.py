@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from tarocchi.bots.base import Bot
 from tarocchi.cards import FOOL, TRUMPS, Pack, iter_bits, popcount
@@ -67,6 +68,26 @@ def played_mask(view: View) -> int:
 def higher_in_suit(pack: Pack, card: int) -> int:
     """Return the mask of the cards of card's suit (or trumps) that beat it."""
     return pack.suit_mask[pack.suit_of[card]] & ~((2 << card) - 1)
+
+
+class Tables(NamedTuple):
+    """A pack's lookups as the heuristic players read them on their hot path (module
+    globals: one lookup each)."""
+
+    points: tuple[int, ...]
+    suit_of: tuple[int, ...]
+    suit_mask: tuple[int, ...]
+    trump_mask: int
+    kings: int
+    full: int
+    higher: tuple[int, ...]  # per card, the cards of its suit (or trumps) that beat it
+
+
+def tables(pack: Pack) -> Tables:
+    """Return a pack's lookups (see Tables)."""
+    higher = tuple(higher_in_suit(pack, c) for c in range(pack.size))
+    return Tables(pack.points, pack.suit_of, pack.suit_mask, pack.trump_mask, pack.king_mask,
+                  pack.full_mask, higher)  # fmt: skip
 
 
 def is_master(pack: Pack, card: int, unseen: int) -> bool:

@@ -22,9 +22,9 @@ from tarocchi.bots.heuristic.common import (
     JudgingBot,
     Odds,
     best_play,
-    higher_in_suit,
     outlook_memo,
     played_mask,
+    tables,
     trick_leader_suit,
 )
 from tarocchi.bots.inference import void_masks
@@ -33,13 +33,7 @@ from tarocchi.games.minchiate import DONE, N_CARDS
 from tarocchi.packs.minchiate import MATTO, PACK, trump
 from tarocchi.views import View
 
-POINTS = PACK.points
-SUIT_OF = PACK.suit_of
-SUIT_MASK = PACK.suit_mask
-TRUMP_MASK = PACK.trump_mask
-KINGS = PACK.king_mask
-FULL = PACK.full_mask
-HIGHER = tuple(higher_in_suit(PACK, c) for c in range(PACK.size))
+POINTS, SUIT_OF, SUIT_MASK, TRUMP_MASK, KINGS, FULL, HIGHER = tables(PACK)
 KING_OF = tuple(KINGS & SUIT_MASK[s] for s in range(4))
 T40 = trump(40)
 SUITS = (0, 1, 2, 3)

@@ -19,9 +19,9 @@ from tarocchi.bots.heuristic.common import (
     JudgingBot,
     Odds,
     best_play,
-    higher_in_suit,
     outlook_memo,
     played_mask,
+    tables,
     trick_leader_suit,
 )
 from tarocchi.bots.inference import partner, void_masks
@@ -34,13 +34,7 @@ from tarocchi.games.piedicavallo import (
 from tarocchi.packs.piemontese import MATTO, PACK, T1, T21
 from tarocchi.views import View
 
-POINTS = PACK.points
-SUIT_OF = PACK.suit_of
-SUIT_MASK = PACK.suit_mask
-TRUMP_MASK = PACK.trump_mask
-KINGS = PACK.king_mask
-FULL = PACK.full_mask
-HIGHER = tuple(higher_in_suit(PACK, c) for c in range(PACK.size))
+POINTS, SUIT_OF, SUIT_MASK, TRUMP_MASK, KINGS, FULL, HIGHER = tables(PACK)
 SUITS = (0, 1, 2, 3)
 
 
