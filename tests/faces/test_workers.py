@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tarocchi.web.workers import AiPool, Busy, Unavailable
+from tarocchi.web.workers import AiPool, Busy, Unavailable, lower_priority
 
 
 def nothing() -> None:
@@ -33,6 +33,12 @@ def die_once(marker: str) -> int:
 
 def die() -> None:
     os._exit(1)
+
+
+def standing() -> tuple[int, int, int, str]:
+    """Return this worker's process id, session id, niceness and scheduling group."""
+    group = Path("/proc/self/autogroup")
+    return os.getpid(), os.getsid(0), os.nice(0), group.read_text() if group.exists() else ""
 
 
 def run(coro: object) -> object:
@@ -111,3 +117,22 @@ def test_a_keys_queue_is_bounded() -> None:
             pool.close()
 
     assert run(scenario()) == []
+
+
+def test_a_worker_yields_to_the_servers_in_any_session() -> None:
+    """A worker at niceness 10 is also in a session of its own whose scheduling group is as
+    nice (under autogroup, nice values count only inside a session: a server in another
+    session would otherwise share the cores equally with the searches)."""
+
+    async def scenario() -> tuple[int, int, int, str]:
+        pool = AiPool(1, lower_priority, (10,))
+        await pool.start()
+        try:
+            return await pool.run([], standing)
+        finally:
+            pool.close()
+
+    pid, session, niceness, group = run(scenario())  # type: ignore[misc]
+    assert session == pid != os.getsid(0) and niceness == os.nice(0) + 10
+    if group:  # a kernel with autogroup
+        assert group.strip().endswith("nice 10")

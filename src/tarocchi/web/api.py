@@ -14,7 +14,6 @@ models of `tarocchi.web.models`.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import secrets
 import time
@@ -49,7 +48,7 @@ from tarocchi.web.models import (
 )
 from tarocchi.web.rates import SLOW_DOWN, Rates, TooFast
 from tarocchi.web.store import GameRow, Store, token_hash
-from tarocchi.web.workers import RETRY_AFTER_S, AiPool, Busy, Unavailable
+from tarocchi.web.workers import RETRY_AFTER_S, AiPool, Busy, Unavailable, lower_priority
 
 T = TypeVar("T")
 
@@ -116,7 +115,7 @@ def prepare_worker(niceness: int) -> None:
     """Set up an AI worker process: a lower priority, the rules and the bots loaded."""
     from tarocchi.bots.search import warm_up
 
-    os.nice(niceness)
+    lower_priority(niceness)
     import tarocchi.bots.hints  # noqa: F401  (the search behind the levels and the hints)
 
     for name in GAMES:

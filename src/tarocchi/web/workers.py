@@ -18,6 +18,7 @@ The standard library's process pool does the work; this module keeps it alive an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import multiprocessing
 import os
@@ -28,6 +29,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -64,6 +66,19 @@ def _init_worker(parent: int, initializer: Callable[..., None], args: tuple[Any,
     # to handle: a worker interrupted mid-job would only break the pool during shutdown
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     initializer(*args)
+
+
+def lower_priority(niceness: int) -> None:
+    """Run this worker process below the servers, under Linux's autogroup too: it shares
+    the CPU between sessions first and weighs nice values only inside one, so a server in a
+    session of its own (a second `tarocchi serve`) would wait behind the other sessions'
+    searches. The worker takes a session of its own, its scheduling group as nice as itself
+    (docs/experiments.md, "Two server processes")."""
+    os.nice(niceness)
+    if sys.platform.startswith("linux"):
+        os.setsid()
+        with contextlib.suppress(OSError):  # a kernel without autogroup: nice alone counts
+            Path("/proc/self/autogroup").write_text(str(niceness))
 
 
 def ping() -> int:
