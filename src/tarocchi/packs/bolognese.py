@@ -26,21 +26,7 @@ is 118; counted in pairs (each pair scores its two values minus 1) it is 87.
 
 from __future__ import annotations
 
-from tarocchi.cards import (
-    BATONS,
-    COINS,
-    CUPS,
-    MATTO_ROW,
-    RANK_NAMES_EN,
-    RANK_NAMES_IT,
-    SUIT_CODES,
-    SWORDS,
-    TRUMPS,
-    build_pack,
-    mask_of,
-    numbered_trumps,
-    tarot_suits,
-)
+from tarocchi import cards
 
 # rules §1: Swords and Batons run 10 high, Cups and Coins run the ace high, pips reversed.
 LONG_PIPS = ["A", "6", "7", "8", "9", "10"]
@@ -63,18 +49,21 @@ NUMBERED = (
 )
 
 
-PACK = build_pack(
+PACK = cards.build_pack(
     "Tarocchino Bolognese",
     [
-        *tarot_suits(LONG_PIPS, ROUND_PIPS, (RANK_NAMES_EN, RANK_NAMES_IT)),
-        ("BEGATO", "The Magician (Bégato)", "Il Bagatto", TRUMPS, "BEGATO", 0, 5),
-        *((f"MOOR{k}", f"Moor {k}", f"Moro {k}", TRUMPS, f"MOOR{k}", 1, 1) for k in range(1, 5)),
-        *numbered_trumps(NUMBERED, 5, lambda n: 1),
-        ("MOON", "The Moon", "La Luna", TRUMPS, "MOON", 17, 1),
-        ("SUN", "The Sun", "Il Sole", TRUMPS, "SUN", 18, 1),
-        ("WORLD", "The World", "Il Mondo", TRUMPS, "WORLD", 19, 5),
-        ("ANGEL", "The Angel", "L'Angelo", TRUMPS, "ANGEL", 20, 5),
-        MATTO_ROW,
+        *cards.tarot_suits(LONG_PIPS, ROUND_PIPS, (cards.RANK_NAMES_EN, cards.RANK_NAMES_IT)),
+        ("BEGATO", "The Magician (Bégato)", "Il Bagatto", cards.TRUMPS, "BEGATO", 0, 5),
+        *(
+            (f"MOOR{k}", f"Moor {k}", f"Moro {k}", cards.TRUMPS, f"MOOR{k}", 1, 1)
+            for k in range(1, 5)
+        ),
+        *cards.numbered_trumps(NUMBERED, 5, lambda n: 1),
+        ("MOON", "The Moon", "La Luna", cards.TRUMPS, "MOON", 17, 1),
+        ("SUN", "The Sun", "Il Sole", cards.TRUMPS, "SUN", 18, 1),
+        ("WORLD", "The World", "Il Mondo", cards.TRUMPS, "WORLD", 19, 5),
+        ("ANGEL", "The Angel", "L'Angelo", cards.TRUMPS, "ANGEL", 20, 5),
+        cards.MATTO_ROW,
     ],
 )
 
@@ -88,20 +77,24 @@ WORLD = PACK.by_code["WORLD"]
 ANGEL = PACK.by_code["ANGEL"]
 MATTO = PACK.matto
 
-MOORS_MASK = mask_of(range(MOOR1, MOOR1 + 4))
-NUMBERED_MASK = mask_of(range(T5, T16 + 1))
+MOORS_MASK = cards.mask_of(range(MOOR1, MOOR1 + 4))
+NUMBERED_MASK = cards.mask_of(range(T5, T16 + 1))
 
 
 def suit_card(suit: int, rank: str) -> int:
-    """Return the id of a suit card, e.g. suit_card(CUPS, "A")."""
-    return PACK.by_code[f"{SUIT_CODES[suit]}-{rank}"]
+    """Return the id of a suit card, e.g. suit_card(cards.CUPS, "A")."""
+    return PACK.by_code[f"{cards.SUIT_CODES[suit]}-{rank}"]
 
 
 # rules §1: the canonical order used for tie-breaks: SW, BA, CU, CO, each
 # K Q N J 10 9 8 7 6 A, then the trumps from ANGEL down to BEGATO, then the Matto.
 CANONICAL_RANKS = ("K", "Q", "N", "J", "10", "9", "8", "7", "6", "A")
 CANONICAL: tuple[int, ...] = (
-    *(suit_card(s, r) for s in (SWORDS, BATONS, CUPS, COINS) for r in CANONICAL_RANKS),
+    *(
+        suit_card(s, r)
+        for s in (cards.SWORDS, cards.BATONS, cards.CUPS, cards.COINS)
+        for r in CANONICAL_RANKS
+    ),
     ANGEL,
     WORLD,
     SUN,

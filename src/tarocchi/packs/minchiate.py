@@ -42,19 +42,7 @@ inside a sequence, §3). 25 counting cards, 142 points in all.
 
 from __future__ import annotations
 
-from tarocchi.cards import (
-    BATONS,
-    COINS,
-    CUPS,
-    MATTO_ROW,
-    RANK_NAMES_EN,
-    RANK_NAMES_IT,
-    SWORDS,
-    Row,
-    build_pack,
-    numbered_trumps,
-    suit_cards,
-)
+from tarocchi import cards
 
 # rules §1: Swords/Batons pips rank 10 high to ace low, Cups/Coins ace high to 10 low;
 # every suit then K > Q > N > J above the pips.
@@ -62,9 +50,9 @@ LONG_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
 ROUND_RANKS = ["10", "9", "8", "7", "6", "5", "4", "3", "2", "A"]
 COURT = [("J", 11), ("N", 12), ("Q", 13), ("K", 14)]
 
-MAID_EN = {**RANK_NAMES_EN, "J": "Maid"}
-FANTE_IT = {**RANK_NAMES_IT, "J": "Fante"}
-FANTINA_IT = {**RANK_NAMES_IT, "J": "Fantina"}
+MAID_EN = {**cards.RANK_NAMES_EN, "J": "Maid"}
+FANTE_IT = {**cards.RANK_NAMES_IT, "J": "Fante"}
+FANTINA_IT = {**cards.RANK_NAMES_IT, "J": "Fantina"}
 
 TRUMP_NAMES = (
     ("Papa I", "Papa I"),
@@ -123,20 +111,20 @@ def trump_points(n: int) -> int:
     return 3 if n in THREE_POINT_TRUMPS else 0
 
 
-def _rows() -> list[Row]:
+def _rows() -> list[cards.Row]:
     rows = []
-    for suit in (SWORDS, BATONS, CUPS, COINS):
-        long = suit in (SWORDS, BATONS)
+    for suit in (cards.SWORDS, cards.BATONS, cards.CUPS, cards.COINS):
+        long = suit in (cards.SWORDS, cards.BATONS)
         pips = LONG_RANKS if long else ROUND_RANKS
         # strength (rules §1): long-suit pip n -> n; round-suit pip n -> 11 - n
         ranks = [(r, i + 1, 0) for i, r in enumerate(pips)]
         ranks += [(r, s, 5 if r == "K" else 0) for r, s in COURT]
-        names = (RANK_NAMES_EN, FANTE_IT) if long else (MAID_EN, FANTINA_IT)
-        rows += suit_cards(suit, ranks, names)
-    return [*rows, *numbered_trumps(TRUMP_NAMES, 1, trump_points), MATTO_ROW]
+        names = (cards.RANK_NAMES_EN, FANTE_IT) if long else (MAID_EN, FANTINA_IT)
+        rows += cards.suit_cards(suit, ranks, names)
+    return [*rows, *cards.numbered_trumps(TRUMP_NAMES, 1, trump_points), cards.MATTO_ROW]
 
 
-PACK = build_pack("Minchiate", _rows())
+PACK = cards.build_pack("Minchiate", _rows())
 MATTO = PACK.matto
 T1 = PACK.by_code["T1"]  # trump n has id T1 + n - 1
 

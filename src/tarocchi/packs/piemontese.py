@@ -15,20 +15,13 @@ T1 and T21 5, T2..T20 1; the Matto 5. The pack totals 114.
 
 from __future__ import annotations
 
-from tarocchi.cards import (
-    MATTO_ROW,
-    RANK_NAMES_EN,
-    RANK_NAMES_IT,
-    build_pack,
-    numbered_trumps,
-    tarot_suits,
-)
+from tarocchi import cards
 
 # rules §1: long suits drop A-4, round suits drop 7-10; the ace ranks above the 2.
 LONG_RANKS = ["5", "6", "7", "8", "9", "10"]
 ROUND_RANKS = ["6", "5", "4", "3", "2", "A"]
 
-IT_NAMES = {**RANK_NAMES_IT, "Q": "Donna"}
+IT_NAMES = {**cards.RANK_NAMES_IT, "Q": "Donna"}
 
 TRUMP_NAMES = (
     ("The Magician", "Il Bagatto"),
@@ -55,12 +48,12 @@ TRUMP_NAMES = (
 )
 
 
-PACK = build_pack(
+PACK = cards.build_pack(
     "Tarocco Piemontese",
     [
-        *tarot_suits(LONG_RANKS, ROUND_RANKS, (RANK_NAMES_EN, IT_NAMES)),
-        *numbered_trumps(TRUMP_NAMES, 1, lambda n: 5 if n in (1, 21) else 1),
-        MATTO_ROW,
+        *cards.tarot_suits(LONG_RANKS, ROUND_RANKS, (cards.RANK_NAMES_EN, IT_NAMES)),
+        *cards.numbered_trumps(TRUMP_NAMES, 1, lambda n: 5 if n in (1, 21) else 1),
+        cards.MATTO_ROW,
     ],
 )
 T1 = PACK.by_code["T1"]

@@ -18,22 +18,14 @@ refer to docs/rules.md (Minchiate).
 
 from __future__ import annotations
 
-from tarocchi.bots.heuristic.common import (
-    JudgingBot,
-    Odds,
-    best_play,
-    outlook_memo,
-    played_mask,
-    tables,
-    trick_leader_suit,
-)
+from tarocchi.bots.heuristic import common
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import TRUMPS, popcount
 from tarocchi.games.minchiate import DONE, N_CARDS
 from tarocchi.packs.minchiate import MATTO, PACK, trump
 from tarocchi.views import View
 
-POINTS, SUIT_OF, SUIT_MASK, TRUMP_MASK, KINGS, FULL, HIGHER = tables(PACK)
+POINTS, SUIT_OF, SUIT_MASK, TRUMP_MASK, KINGS, FULL, HIGHER = common.tables(PACK)
 KING_OF = tuple(KINGS & SUIT_MASK[s] for s in range(4))
 T40 = trump(40)
 SUITS = (0, 1, 2, 3)
@@ -51,13 +43,13 @@ def led_before(view: View) -> int:
     """Return the union of the suits led in the finished tricks (the King rule, §4)."""
     out = 0
     for t in view.tricks:
-        led = trick_leader_suit(PACK, t)
+        led = common.trick_leader_suit(PACK, t)
         if led is not None:
             out |= SUIT_MASK[led]
     return out
 
 
-class HeuristicBot(JudgingBot):
+class HeuristicBot(common.JudgingBot):
     """Plays Minchiate by card counting and a one-trick expected-value judgement."""
 
     name = "heuristic"
@@ -117,16 +109,16 @@ class HeuristicBot(JudgingBot):
         me, hand, trick = view.seat, view.hand, view.trick
         team = me & 1
         # every card whose place is unknown, or known only to be in another hand
-        unseen = FULL & ~(hand | played_mask(view) | view.private | fola_cards(view))
+        unseen = FULL & ~(hand | common.played_mask(view) | view.private | fola_cards(view))
         voids = list(void_masks(view))
         for s in range(4):
             for t in range(4):
                 if t != s:
                     voids[s] |= view.shown[t]  # a card shown in t's hand is not in s's
-        odds = Odds(view, unseen, voids)
+        odds = common.Odds(view, unseen, voids)
         future = min(1.0, (popcount(hand) - 1) / 4)
         rest = [(me + i) & 3 for i in range(1, 4 - len(trick))]
-        led = trick_leader_suit(PACK, trick)
+        led = common.trick_leader_suit(PACK, trick)
         own = opp = 0
         for seat, c in trick:
             if c != MATTO:
@@ -136,7 +128,7 @@ class HeuristicBot(JudgingBot):
                     own += POINTS[c]
         first_lead = led is not None and led != TRUMPS and not led_before(view) & SUIT_MASK[led]
         trumped = any(SUIT_OF[c] == TRUMPS for _, c in trick)
-        outlook = outlook_memo(odds, team, rest, self.load_pts, self.duck_pts)
+        outlook = common.outlook_memo(odds, team, rest, self.load_pts, self.duck_pts)
 
         values = {}
         for c in view.legal:
@@ -145,13 +137,13 @@ class HeuristicBot(JudgingBot):
                 if led is None:
                     values[c] = -keep - self.matto_lead_penalty
                     continue
-                win = best_play(PACK, trick, led)
+                win = common.best_play(PACK, trick, led)
                 assert win is not None
                 p, added = outlook(win, led)
                 mine, cost = own, (1 - p) * self.payback
             else:
                 suit = SUIT_OF[c] if led is None else led
-                win = best_play(PACK, (*trick, (me, c)), suit)
+                win = common.best_play(PACK, (*trick, (me, c)), suit)
                 assert win is not None
                 p, added = outlook(win, suit)
                 mine, cost = own + POINTS[c], 0.0
@@ -164,7 +156,7 @@ class HeuristicBot(JudgingBot):
         return values
 
     @staticmethod
-    def _king_after(odds: Odds, led: int | None, rest: list[int], team: int) -> float:
+    def _king_after(odds: common.Odds, led: int | None, rest: list[int], team: int) -> float:
         """Return the chance that an opponent still to play holds the led suit's King: after a
         trump on the suit's first lead he must play it (rules §4)."""
         assert led is not None

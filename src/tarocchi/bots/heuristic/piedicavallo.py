@@ -14,16 +14,7 @@ it can trump into. Section numbers (§) refer to docs/rules.md (Piedicavallo).
 
 from __future__ import annotations
 
-from tarocchi.bots.heuristic.common import (
-    HiddenGroup,
-    JudgingBot,
-    Odds,
-    best_play,
-    outlook_memo,
-    played_mask,
-    tables,
-    trick_leader_suit,
-)
+from tarocchi.bots.heuristic import common
 from tarocchi.bots.inference import partner, void_masks
 from tarocchi.cards import TRUMPS, iter_bits, popcount
 from tarocchi.games.piedicavallo import (
@@ -34,11 +25,11 @@ from tarocchi.games.piedicavallo import (
 from tarocchi.packs.piemontese import MATTO, PACK, T1, T21
 from tarocchi.views import View
 
-POINTS, SUIT_OF, SUIT_MASK, TRUMP_MASK, KINGS, FULL, HIGHER = tables(PACK)
+POINTS, SUIT_OF, SUIT_MASK, TRUMP_MASK, KINGS, FULL, HIGHER = common.tables(PACK)
 SUITS = (0, 1, 2, 3)
 
 
-class HeuristicBot(JudgingBot):
+class HeuristicBot(common.JudgingBot):
     """Plays Piedicavallo by card counting and a one-trick expected-value judgement."""
 
     name = "heuristic"
@@ -91,22 +82,22 @@ class HeuristicBot(JudgingBot):
         less what the card would still be worth in hand."""
         me, hand, trick = view.seat, view.hand, view.trick
         team = me & 1
-        unseen = FULL & ~(hand | played_mask(view) | view.private)
-        hidden: tuple[HiddenGroup, ...] = ()
+        unseen = FULL & ~(hand | common.played_mask(view) | view.private)
+        hidden: tuple[common.HiddenGroup, ...] = ()
         if me != view.dealer:
             # rules §2: the discard holds the announced number of trumps, never T1, T21,
             # a King or the Matto
             k = next((e.value for e in view.events if e.kind == "announce"), 0)
             hidden = ((DISCARDABLE_TRUMPS, k), (DISCARDABLE_SUIT, 2 - k))
-        odds = Odds(view, unseen, void_masks(view), hidden)
+        odds = common.Odds(view, unseen, void_masks(view), hidden)
         rest = [(me + i) & 3 for i in range(1, 4 - len(trick))]
-        led = trick_leader_suit(PACK, trick)
+        led = common.trick_leader_suit(PACK, trick)
         base = sum(POINTS[c] for _, c in trick if c != MATTO)
         stake = 0.0
         if not any((w & 1) == team for w in view.winners) and len(view.winners) >= 9:
             stake = self.sweep_stake
         partner_suits = self._partner_suits(view) if led is None else 0
-        outlook = outlook_memo(odds, team, rest, self.load_pts, self.duck_pts)
+        outlook = common.outlook_memo(odds, team, rest, self.load_pts, self.duck_pts)
 
         values = {}
         for c in view.legal:
@@ -115,13 +106,13 @@ class HeuristicBot(JudgingBot):
                 if led is None:
                     ev = -keep - self.matto_lead_penalty
                 else:
-                    win = best_play(PACK, trick, led)
+                    win = common.best_play(PACK, trick, led)
                     assert win is not None
                     p, added = outlook(win, led)
                     ev = (2 * p - 1) * base + added - keep + p * stake
             else:
                 suit = SUIT_OF[c] if led is None else led
-                win = best_play(PACK, (*trick, (me, c)), suit)
+                win = common.best_play(PACK, (*trick, (me, c)), suit)
                 assert win is not None
                 p, added = outlook(win, suit)
                 ev = (2 * p - 1) * (base + POINTS[c]) + added - keep + p * stake
