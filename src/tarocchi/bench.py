@@ -497,6 +497,56 @@ def _cpu_since(
     return serving, thinking
 
 
+class _Players:
+    """The scripted players' requests and their timings (ms): each request's latency without
+    the AI's thinking, with it, and the server's own time without it."""
+
+    def __init__(self, servers: list[tuple[subprocess.Popen[bytes], int]], game_name: str):
+        self.ports = [port for _, port in servers]
+        self.game_name = game_name
+        self.lat: list[float] = []
+        self.total: list[float] = []
+        self.server: list[float] = []
+
+    def clear(self) -> None:
+        """Forget the timings so far (the warm-up's)."""
+        for kept in (self.lat, self.total, self.server):
+            kept.clear()
+
+    async def request(self, c: _Connection, method: str, url: str, **kw: Any) -> Any:
+        """Send one request and time it (RuntimeError for an error); return its JSON."""
+        t = time.perf_counter()
+        status, headers, data = await c.request(method, url, **kw)
+        ms = (time.perf_counter() - t) * 1000
+        if status >= 400:
+            raise RuntimeError(f"{method} {url}: {status} {data}")
+        timing = dict(part.strip().split(";dur=") for part in headers["server-timing"].split(","))
+        ai = float(timing.get("ai", 0.0))
+        self.lat.append(ms - ai)
+        self.total.append(ms)
+        self.server.append(float(timing["app"]) - ai)
+        return data
+
+    async def play(self, seed: int, think: float) -> None:
+        """Play one deal as the play page does: create it, read it once, post each move."""
+        rng = random.Random(seed)
+        c = _Connection(self.ports[seed % len(self.ports)])
+        await asyncio.sleep(think * rng.random() * 6 / 1000)  # players arrive over a moment
+        body = {"game": self.game_name, "seed": seed}
+        data = await self.request(c, "POST", "/api/games", body=body, client=seed)
+        token = data["token"]
+        url = f"/api/games/{data['id']}"
+        await self.request(c, "GET", url, token=token, client=seed)
+        version, v = data["version"], data["view"]
+        while not v["over"]:
+            await asyncio.sleep(think * (0.5 + rng.random()) / 1000)
+            move = {"action": v["legal"][0], "version": version}
+            body = await self.request(c, "POST", f"{url}/actions", body=move, token=token,
+                                      client=seed)  # fmt: skip
+            version, v = body["version"], body["view"]
+        c.close()
+
+
 async def _load(
     servers: list[tuple[subprocess.Popen[bytes], int]],
     usage: Callable[[], tuple[int, int]],
@@ -507,52 +557,17 @@ async def _load(
     flood: bool = False,
     reviews: int = 0,
 ) -> dict[str, Any]:
-    lat: list[float] = []  # ms per request, AI thinking excluded
-    total: list[float] = []
-    server: list[float] = []  # ms the server itself spent on each request, AI excluded
-
-    async def request(c: _Connection, method: str, url: str, **kw: Any) -> Any:
-        t = time.perf_counter()
-        status, headers, data = await c.request(method, url, **kw)
-        ms = (time.perf_counter() - t) * 1000
-        if status >= 400:
-            raise RuntimeError(f"{method} {url}: {status} {data}")
-        timing = dict(part.strip().split(";dur=") for part in headers["server-timing"].split(","))
-        ai = float(timing.get("ai", 0.0))
-        lat.append(ms - ai)
-        total.append(ms)
-        server.append(float(timing["app"]) - ai)
-        return data
-
-    async def player(seed: int, think: float) -> None:
-        # as the play page does: create the deal, read it once, then post each move
-        rng = random.Random(seed)
-        c = _Connection(servers[seed % len(servers)][1])
-        await asyncio.sleep(think * rng.random() * 6 / 1000)  # players arrive over a moment
-        body = {"game": game_name, "seed": seed}
-        data = await request(c, "POST", "/api/games", body=body, client=seed)
-        token = data["token"]
-        url = f"/api/games/{data['id']}"
-        await request(c, "GET", url, token=token, client=seed)
-        version, v = data["version"], data["view"]
-        while not v["over"]:
-            await asyncio.sleep(think * (0.5 + rng.random()) / 1000)
-            move = {"action": v["legal"][0], "version": version}
-            body = await request(c, "POST", f"{url}/actions", body=move, token=token, client=seed)
-            version, v = body["version"], body["view"]
-        c.close()
-
+    players = _Players(servers, game_name)
     for i in range(len(servers)):  # warm up the servers and their AI workers
-        await player(i, 0.0)
-    for kept in (lat, total, server):
-        kept.clear()
+        await players.play(i, 0.0)
+    players.clear()
     reviewing = _Reviews(servers, reviews)
     await reviewing.prepare(game_name, reviews * REVIEW_DEALS)
     cpu = [_cpu_s(proc.pid) for proc, _ in servers]
     start = time.perf_counter()
     flooder = _Flooder(servers[0][1], game_name) if flood else None
     beside = asyncio.create_task(reviewing.keep_running())
-    await asyncio.gather(*(player(1 + i, think_ms) for i in range(clients)))
+    await asyncio.gather(*(players.play(1 + i, think_ms) for i in range(clients)))
     elapsed = time.perf_counter() - start
     if beside.done():  # every review asked for is done (or the reviews failed: say so)
         beside.result()
@@ -567,17 +582,17 @@ async def _load(
         "clients": clients,
         "servers": len(servers),
         "think_ms": think_ms,
-        "requests": len(lat),
+        "requests": len(players.lat),
         "seconds": round(elapsed, 2),
-        "requests_per_s": round(len(lat) / elapsed, 1),
+        "requests_per_s": round(len(players.lat) / elapsed, 1),
         "deals_per_s": round(clients / elapsed, 3),
         "load_average": load_average,
         "cpus": os.cpu_count(),
         "server_cpu_s": round(serving, 1),
         "ai_cpu_s": round(thinking, 1),
-        **percentiles("latency_ms", lat, 50, 99),  # per request, the AI's thinking excluded
-        **percentiles("server_ms", server, 50, 99),  # the server's own time, AI excluded
-        **percentiles("with_ai_ms", total, 50, 95, 99),
+        **percentiles("latency_ms", players.lat, 50, 99),  # per request, AI thinking excluded
+        **percentiles("server_ms", players.server, 50, 99),  # the server's own, AI excluded
+        **percentiles("with_ai_ms", players.total, 50, 95, 99),
         "memory_kb_per_active_game": memory_kb,
         # the database's bytes per finished deal (with the few it holds unfinished) and per
         # deal left open after the AI's first moves
