@@ -39,30 +39,36 @@ CHECK := tests/games tests/test_views_piedicavallo.py tests/bots/test_compiled_h
 check: lint
 	$(VENV)/bin/pytest -n 2 -m 'not slow' $(CHECK)
 
+# Debian packages the tests need, installed with apt-get when missing; apt-get needs root, so
+# without it make test stops at once and says what to run
+define apt
+if [ "$$(id -u)" != 0 ]; then \
+  echo "make test needs Debian's $(1), which is missing; it installs it with apt-get," >&2; \
+  echo "which needs root: run make test as root once, or" >&2; \
+  echo "  sudo apt-get install --no-install-recommends $(1)" >&2; \
+  exit 1; \
+fi; \
+apt-get update && apt-get install -y --no-install-recommends $(1)
+endef
+
 # Browser tests drive Debian's Chromium (never `playwright install`: no browser downloads here),
 # with a system Devanagari font for the Hindi card faces (an SVG shown as an image cannot use
 # the site's web font; readers' systems have their own).
 CHROMIUM := /usr/bin/chromium
 DEVANAGARI := /usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf
 $(CHROMIUM) $(DEVANAGARI) &:
-	@if [ "$$(id -u)" != 0 ]; then \
-	  echo "make test needs Debian's chromium and fonts-lohit-deva, which are missing;" >&2; \
-	  echo "it installs them with apt-get, which needs root: run it as root once, or" >&2; \
-	  echo "  sudo apt-get install --no-install-recommends chromium fonts-lohit-deva" >&2; \
-	  exit 1; \
-	fi
-	apt-get update && apt-get install -y --no-install-recommends chromium fonts-lohit-deva
+	$(call apt,chromium fonts-lohit-deva)
 
 # The store's and the API's tests also run on PostgreSQL: the suite starts a server of its own in
 # a temporary folder (tests/conftest.py), so only Debian's programs are needed here.
 POSTGRESQL := /usr/lib/postgresql
 $(POSTGRESQL):
-	apt-get update && apt-get install -y --no-install-recommends postgresql
+	$(call apt,postgresql)
 
 # axe-core (the accessibility rules the browser tests run inside Chromium), from npm
 AXE := tests/browser/.axe/node_modules/axe-core/axe.min.js
 $(AXE):
-	command -v npm >/dev/null || (apt-get update && apt-get install -y --no-install-recommends npm)
+	command -v npm >/dev/null || { $(call apt,npm); }
 	npm install --prefix tests/browser/.axe --no-save --no-audit --no-fund axe-core@4
 
 # the system packages come first: a machine that cannot install them says so at once
