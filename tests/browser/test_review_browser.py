@@ -5,16 +5,21 @@ axe-core and the strict Content-Security-Policy check the review dialog on the w
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from playwright.sync_api import Browser, Page
 
 from tarocchi.i18n import PSEUDO
+from tarocchi.web.store.schema import games
 from tests.browser.conftest import SHOTS
 from tests.browser.test_accessibility_browser import serious, with_csp
 from tests.browser.test_play_browser import play_deal
+from tests.conftest import free_port, start_server, stop_server
 from tests.i18n.pseudo import bare_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -188,3 +193,46 @@ def test_review_of_a_deal(browser: Browser, server: str, name: str, seed: int) -
     text = " ".join([page.inner_text("#end-ai"), page.inner_text("#review-dialog"), *labels])
     assert "⟦" in text and bare_words(text) == []
     assert page.refused == []  # type: ignore[attr-defined]
+
+
+def test_a_review_that_cannot_start_says_why_and_asks_again(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A finished deal whose stored log was altered: the review says it could not start and
+    why (the first bad action), with a button to ask again; the log put back, that button
+    starts the review."""
+    db = tmp_path / "games.sqlite3"
+    port = free_port()
+    proc = start_server(db, port)
+    try:
+        name = "piedicavallo"
+        page = strict_table(browser, f"http://127.0.0.1:{port}", name, 11)
+        play_deal(page)
+        check_ai_line(page, name)
+        game_id = page.evaluate(f"JSON.parse(localStorage.getItem('tarocchi-{name}')).id")
+        engine = sa.create_engine(f"sqlite:///{db}")
+        row = games.c.id == game_id
+        with engine.begin() as conn:
+            kept = conn.execute(sa.select(games.c.actions).where(row)).scalar_one()
+            actions = json.loads(kept)
+            k = next(i for i, (seat, _) in enumerate(actions) if seat == 0 and i > 10)
+            actions[k][1] = next(code for seat, code in actions[:k] if seat == 0)  # played before
+            conn.execute(sa.update(games).where(row).values(actions=json.dumps(actions)))
+        page.click("#end-review")
+        page.wait_for_selector("#review-error:not([hidden])")
+        said = page.inner_text("#review-error")
+        assert said.startswith("The review could not start: ") and f"action {k + 1} " in said
+        assert page.is_visible("#review-retry")
+        # nothing to show but why: no bar still moving, no empty graph or lists
+        assert page.is_hidden("#review-progress") and page.is_hidden("#review-body")
+        page.screenshot(path=str(SHOTS / "review-failed-laptop.png"))
+        assert serious(page, "a review that could not start") == []
+        with engine.begin() as conn:
+            conn.execute(sa.update(games).where(row).values(actions=kept))
+        page.click("#review-retry")
+        page.wait_for_selector("#review-decisions > li", timeout=180_000)
+        assert page.is_hidden("#review-error") and page.is_hidden("#review-retry")
+        assert page.is_visible("#review-progress") and page.is_visible("#review-graph svg")
+        assert page.refused == []  # type: ignore[attr-defined]
+    finally:
+        stop_server(proc)

@@ -137,6 +137,7 @@ function setCount(text, done = null, total = null) {
 
 // Say why the review stopped (nothing: it goes on), with a button to ask for it again.
 function showFailure(text) {
+  el("review-progress").hidden = Boolean(text);
   el("review-error").hidden = !text;
   el("review-error").textContent = text;
   el("review-retry").hidden = !text;
@@ -144,6 +145,7 @@ function showFailure(text) {
 }
 
 function resetReviewView() {
+  el("review-body").hidden = true;
   for (const id of ["review-summary", "review-ai", "review-graph", "review-moments", "review-marks", "review-decisions"]) {
     el(id).replaceChildren();
   }
@@ -172,6 +174,7 @@ function draw(data) {
     el("end-ai").hidden = false;
   }
   const r = data.review;
+  el("review-body").hidden = !r;
   if (!r) return;
   el("review-summary").textContent = summary(r, status === "done");
   el("review-ai").textContent = data.ai ? aiText(data.ai, r.unit) : _("The AI in your seat: computing…");
