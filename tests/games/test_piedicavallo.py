@@ -501,3 +501,19 @@ def test_apply_after_the_end_is_refused() -> None:
         RULES.apply(RULES.deal(3), -1)
     with pytest.raises(IllegalAction):
         RULES.apply(RULES.deal(3), 99)
+
+
+def test_start_checks_the_dealer_and_the_hands() -> None:
+    """Explicit hands are what a deal gives (rules §2): 15 cards each and 17 for the dealer,
+    the whole pack between them, and a dealer 0-3."""
+    rules = game("piedicavallo")
+    state = rules.deal(3)
+    hands = rules.dealt_hands(state)
+    assert rules.start(hands, state.dealer) == state
+    for dealer in (-1, 4, (state.dealer + 1) % 4):
+        with pytest.raises(ValueError, match="holds"):
+            rules.start(hands, dealer)
+    short = list(hands)
+    short[state.dealer] &= short[state.dealer] - 1  # one card less: the pack is not whole
+    with pytest.raises(ValueError, match="whole pack"):
+        rules.start((short[0], short[1], short[2], short[3]), state.dealer)

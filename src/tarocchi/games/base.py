@@ -10,6 +10,7 @@ deal from those outcomes one at a time (`chance_outcomes`, `deal_outcomes`).
 
 from __future__ import annotations
 
+import functools
 import random
 import struct
 from collections.abc import Callable, Sequence
@@ -248,6 +249,15 @@ def hands_by_slots(
     return hands[0], hands[1], hands[2], hands[3]
 
 
+@functools.cache
+def slot_counts(slots: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """Return how many cards a deal by slots gives the dealer and each seat after it."""
+    counts = [0, 0, 0, 0]
+    for slot in slots:
+        counts[slot & 3] += 1
+    return counts[0], counts[1], counts[2], counts[3]
+
+
 def deck_by_slots(hands: Sequence[int], dealer: int, slots: Sequence[int]) -> list[int]:
     """Return a deck that deals these hands by slots (each hand's cards ascending in its
     slots): the inverse of `hands_by_slots`."""
@@ -343,6 +353,18 @@ class TrickGame(Generic[S]):
     def start(self, hands: tuple[int, int, int, int], dealer: int) -> S:
         """Return the first decision for explicit hands (games dealt by slots)."""
         raise NotImplementedError
+
+    def check_dealt(self, hands: tuple[int, int, int, int], dealer: int) -> None:
+        """Raise ValueError unless explicit hands are what a deal gives: a dealer 0-3, each
+        seat as many cards as `deal_slots` deals it, the whole pack between them."""
+        counts = slot_counts(self.deal_slots)
+        want = [counts[(s - dealer) & 3] for s in range(4)]
+        sizes = [popcount(h) for h in hands]
+        if not 0 <= dealer < 4 or sizes != want or _or(hands) != self.pack.full_mask:
+            raise ValueError(
+                f"a deal by dealer {dealer!r} holds {want} cards by seat (South first), the "
+                f"whole pack; got {sizes}"
+            )
 
     def discards(self, state: S, seat: int) -> int:
         """Return the cards seat has laid aside in the discard (hidden from the others)."""

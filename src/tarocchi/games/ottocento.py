@@ -277,11 +277,7 @@ class Ottocento(TrickGame[State]):
 
     def start(self, hands: tuple[int, int, int, int], dealer: int) -> State:
         """Return the state before the discard for explicit hands (the dealer's has 17)."""
-        sizes = [popcount(h) for h in hands]
-        want = [HAND_SIZE + DISCARD_SIZE * (s == dealer) for s in range(4)]
-        union = hands[0] | hands[1] | hands[2] | hands[3]
-        if sizes != want or union != PACK.full_mask or not 0 <= dealer < 4:
-            raise ValueError(f"hands must be 15 cards each and 17 for the dealer; got {sizes}")
+        self.check_dealt(hands, dealer)
         return self._start(hands, dealer)
 
     def _start(self, hands: tuple[int, int, int, int], dealer: int) -> State:

@@ -167,11 +167,7 @@ class Piedicavallo(TrickGame[State]):
 
     def start(self, hands: tuple[int, int, int, int], dealer: int) -> State:
         """Return the state before the discard for explicit hands (the dealer's has 17)."""
-        sizes = [popcount(h) for h in hands]
-        want = [HAND_SIZE + DISCARD_SIZE * (s == dealer) for s in range(4)]
-        union = hands[0] | hands[1] | hands[2] | hands[3]
-        if sizes != want or union != PACK.full_mask:
-            raise ValueError(f"hands must be 15 cards each and 17 for the dealer; got {sizes}")
+        self.check_dealt(hands, dealer)
         legal = first_discard_mask(hands[dealer])
         leader = (dealer + 1) % 4
         return State(hands, dealer, DISCARD, dealer, leader, (), (), (), (0, 0), 0, legal)
