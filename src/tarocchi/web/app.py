@@ -37,7 +37,6 @@ from tarocchi.web.reviews import (
     REVIEW_DEADLINE_S,
     REVIEW_NICENESS,
     Reviewer,
-    prepare_reviewer,
 )
 from tarocchi.web.reviews import make_router as review_routes
 from tarocchi.web.store import Store, StoreUnavailable, default_url
@@ -127,7 +126,7 @@ def create_app(
         await pool.start()
         app.state.games = Games(store, pool, rates)
         # the reviews' own process, started on its first job
-        review_pool = AiPool(1, prepare_reviewer, (REVIEW_NICENESS,), REVIEW_DEADLINE_S)
+        review_pool = AiPool(1, prepare_worker, (REVIEW_NICENESS,), REVIEW_DEADLINE_S)
         app.state.reviewer = reviewer = Reviewer(store, review_pool)
         app.state.games.ended = reviewer.ended
         tasks = [asyncio.create_task(keep_tidy(store, keep)), asyncio.create_task(reviewer.run())]

@@ -115,13 +115,6 @@ def card_of(game_name: str) -> Callable[[str], Any]:
 # -- the jobs, in the review pool's process ------------------------------------------------
 
 
-def prepare_reviewer(niceness: int) -> None:
-    """Set up the review process: the lowest priority, the rules and the search loaded."""
-    from tarocchi.web.api import prepare_worker
-
-    prepare_worker(niceness)
-
-
 def review_step(record: dict[str, Any], level: str, data: str | None, ai: str | None) -> str:
     """Value South's next decision of a record not yet in the stored review data (none left:
     nothing) and return the review so far as stored, with the AI's line if given."""
