@@ -200,16 +200,6 @@ def beat_table(pack: Pack) -> tuple[int, ...]:
     return tuple(out)
 
 
-def top_index(cards: Sequence[int], beat: Sequence[int], matto: int) -> int:
-    """Return the index of the card winning a trick's cards by a beat table (`beat_table`:
-    what beats each card); the Matto never wins."""
-    top, top_i = -1, -1
-    for i, c in enumerate(cards):
-        if c != matto and (top < 0 or beat[top] >> c & 1):
-            top, top_i = c, i
-    return top_i
-
-
 def take_trick(
     piles: tuple[int, int], winner: int, first: int, cards: tuple[int, ...], matto: int
 ) -> tuple[int, int]:

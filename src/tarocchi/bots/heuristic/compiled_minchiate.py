@@ -43,7 +43,6 @@ _CARDS = cards_of(PACK, SPLIT)
 _POINTS, _SUIT_OF, _HIGHER, _GROUP = _CARDS.points, _CARDS.suit_of, _CARDS.higher, _CARDS.group
 _KINGS = PACK.king_mask  # low word
 _TRUMPS_HI = PACK.trump_mask >> SPLIT
-_MATTO_HI = 1 << (MATTO - SPLIT)
 _FULL_LO = PACK.full_mask & LOW
 _FULL_HI = PACK.full_mask >> SPLIT
 

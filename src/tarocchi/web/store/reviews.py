@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import exc
@@ -20,10 +20,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from tarocchi.web.store.schema import reviews
 
-T = TypeVar("T")
 Run = Callable[[Callable[[sa.Connection], Any]], Any]
 CANDIDATES = 8  # claimable rows read at once (others may take some of them first)
-STATUSES = ("none", "running", "done", "failed")
 
 
 @dataclass(frozen=True, slots=True)
