@@ -14,7 +14,8 @@ import pytest
 import sqlalchemy as sa
 from playwright.sync_api import Browser, Page
 
-from tarocchi.i18n import PSEUDO
+from tarocchi.i18n import PSEUDO, translator
+from tarocchi.packs.piemontese import PACK
 from tarocchi.web.store.schema import games
 from tests.browser.conftest import SHOTS
 from tests.browser.test_accessibility_browser import serious, with_csp
@@ -221,7 +222,9 @@ def test_a_review_that_cannot_start_says_why_and_asks_again(
         page.click("#end-review")
         page.wait_for_selector("#review-error:not([hidden])")
         said = page.inner_text("#review-error")
-        assert said.startswith("The review could not start: ") and f"action {k + 1} " in said
+        named = translator("en").text(PACK.cards[PACK.card_id(actions[k][1])])  # not its code
+        assert said.startswith("The review could not start: ")
+        assert f"action {k + 1} ({named} by seat 0)" in said
         assert page.is_visible("#review-retry")
         # nothing to show but why: no bar still moving, no empty graph or lists
         assert page.is_hidden("#review-progress") and page.is_hidden("#review-body")

@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from tarocchi.i18n import translator
+from tarocchi.packs.piemontese import PACK
 from tarocchi.review import review, table_level, to_json
 from tarocchi.web.store import Store
 from tarocchi.web.store.schema import games
@@ -132,4 +133,5 @@ def test_a_log_altered_after_the_end_is_refused_naming_its_first_bad_action(
     for method in (client.get, client.post):
         res = method(url(data), headers=auth(data["token"]))
         assert res.status_code == 409, res.text
-        assert f"action {k + 1} ({earlier} by seat 0)" in res.json()["detail"]
+        name = translator("en").text(PACK.cards[PACK.card_id(earlier)])
+        assert f"action {k + 1} ({name} by seat 0)" in res.json()["detail"]  # a name, no code

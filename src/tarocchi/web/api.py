@@ -101,9 +101,18 @@ def rebuild(rules: TrickGame[Any], seed: int, actions: tuple[tuple[int, str], ..
         except ValueError as e:  # IllegalAction, or a code of no action
             why = e.args[0] if e.args else str(e)
             raise Corrupt(Msg("the stored game does not replay: action %(n)d (%(action)s by "
-                              "seat %(seat)d): %(why)s", n=i, action=code, seat=seat, why=why)
-                          ) from None  # fmt: skip
+                              "seat %(seat)d): %(why)s", n=i, action=_named(rules, code),
+                              seat=seat, why=why)) from None  # fmt: skip
     return state
+
+
+def _named(rules: TrickGame[Any], code: str) -> Any:
+    """Return a stored action as a player reads it: a card by its name (a message part),
+    anything else as it was stored."""
+    try:
+        return rules.pack.cards[rules.card_id(code)]
+    except ValueError:
+        return code
 
 
 class Corrupt(ValueError):
