@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -32,15 +33,21 @@ PACK_BUDGET = 3500  # bytes per card on average over a whole pack
 OKABE_ITO = {"#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"}
 
 
-def all_cards() -> list[tuple[str, Card]]:
-    return [(g, c) for g in GAMES for c in pack_of(g).cards]
+def every_card(check: Callable[[str, Card], None]) -> Callable[[str], None]:
+    """Turn a check of one card into a test of a whole pack that names every failing card."""
 
+    @pytest.mark.parametrize("game", GAMES)
+    def test(game: str) -> None:
+        failures = []
+        for card in pack_of(game).cards:
+            try:
+                check(game, card)
+            except AssertionError as e:
+                failures.append(f"{card.code}: {e}")
+        assert not failures, "\n".join(failures)
 
-CARDS = all_cards()
-
-
-def ids(cards: list[tuple[str, Card]]) -> list[str]:
-    return [f"{g}:{c.code}" for g, c in cards]
+    test.__name__, test.__doc__ = check.__name__, check.__doc__
+    return test
 
 
 def parse(svg: str) -> ET.Element:
@@ -57,7 +64,7 @@ def href(e: ET.Element) -> str:
     return e.get("href") or e.get("{http://www.w3.org/1999/xlink}href") or ""
 
 
-@pytest.mark.parametrize(("game", "card"), CARDS, ids=ids(CARDS))
+@every_card
 def test_every_card_renders_as_a_titled_standalone_svg(game: str, card: Card) -> None:
     svg = card_svg(game, card.code)
     root = parse(svg)
@@ -75,7 +82,7 @@ def test_every_card_renders_as_a_titled_standalone_svg(game: str, card: Card) ->
     assert "http" not in svg.replace('xmlns="http://www.w3.org/2000/svg"', "")
 
 
-@pytest.mark.parametrize(("game", "card"), CARDS, ids=ids(CARDS))
+@every_card
 def test_every_card_has_a_corner_index_in_two_opposite_corners(game: str, card: Card) -> None:
     root = parse(card_svg(game, card.code))
     (index,) = with_class(root, "index")
@@ -85,7 +92,7 @@ def test_every_card_has_a_corner_index_in_two_opposite_corners(game: str, card: 
     assert transforms == ["", "rotate(180 100 160)"]
 
 
-@pytest.mark.parametrize(("game", "card"), CARDS, ids=ids(CARDS))
+@every_card
 def test_the_index_shows_the_rank_or_the_number(game: str, card: Card) -> None:
     root = parse(card_svg(game, card.code))
     (index,) = with_class(root, "index")
@@ -101,7 +108,7 @@ def test_the_index_shows_the_rank_or_the_number(game: str, card: Card) -> None:
         assert list(index.iter(f"{NS}use"))
 
 
-@pytest.mark.parametrize(("game", "card"), CARDS, ids=ids(CARDS))
+@every_card
 def test_pip_cards_show_as_many_suit_symbols_as_their_value(game: str, card: Card) -> None:
     root = parse(card_svg(game, card.code))
     pips = with_class(root, "pip")
@@ -111,7 +118,7 @@ def test_pip_cards_show_as_many_suit_symbols_as_their_value(game: str, card: Car
         assert len(pips) == (1 if card.rank == "A" else int(card.rank))
 
 
-@pytest.mark.parametrize(("game", "card"), CARDS, ids=ids(CARDS))
+@every_card
 def test_court_cards_and_trumps_carry_a_title(game: str, card: Card) -> None:
     texts = [t.text or "" for t in parse(card_svg(game, card.code)).iter(f"{NS}text")]
     shown = " ".join(texts)
