@@ -74,7 +74,7 @@ OVERFLOWS = """() => {
   }
   if (!document.getElementById('prompt').textContent.trim()) out.push('no prompt');
   // the seats' names and counts, the score, the trick number and the last trick never overlap
-  const named = '.seat-name, .count, .tally, .trick-no, .last-trick';
+  const named = '.seat-name, .count, .shown-why, .tally, .trick-no, .last-trick';
   const shown = (e) => e.offsetParent && e.textContent.trim();
   const labels = [...document.querySelectorAll(named)].filter(shown);
   labels.forEach((a, i) => labels.slice(i + 1).forEach((b) => {

@@ -226,3 +226,52 @@ def test_the_hint_list_never_covers_the_trick(browser: Browser, server: str) -> 
         page.screenshot(path=str(SHOTS / f"hints-{w}x{h}.png"))
     assert problems == []
     assert not page.errors  # type: ignore[attr-defined]
+
+
+# problems with the cards the seats have shown: no caption, an index under 11 px or covered,
+# a card off the screen
+SHOWN = """() => {
+  const game = document.getElementById('game'), out = [];
+  const ih = Number(game.dataset.indexHeight), iw = Number(game.dataset.indexWidth);
+  for (const seat of document.querySelectorAll('.seat-n, .seat-w, .seat-e')) {
+    const cards = [...seat.querySelectorAll('.shown .card')];
+    const why = seat.querySelector('.shown-why');
+    if (cards.length && !why.textContent.trim()) out.push('no caption');
+    for (const c of cards) {
+      const r = c.getBoundingClientRect(), b = c.parentElement.getBoundingClientRect();
+      if (r.height * ih < 10.99) out.push(`${c.alt}: index ${r.height * ih} px`);
+      if (b.left < 0 || b.top < 0 || b.right > innerWidth + 0.5 || b.bottom > innerHeight + 0.5) {
+        out.push(`${c.alt} off the screen`);
+      }
+      for (const [fx, fy] of [[0.07, 0.04], [iw - 0.02, ih + 0.03]]) {
+        if (document.elementFromPoint(r.left + fx * r.width, r.top + fy * r.height) !== c) {
+          out.push(`${c.alt}: index covered`);
+        }
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def test_shown_cards_are_readable_and_say_why(browser: Browser, server: str) -> None:
+    # Minchiate, seed 22: East shows ten cards (robbed, from the Fola, declared), North and
+    # West one each (dealt face up)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = open_table(browser, server, "minchiate", 22, "easy",
+                      viewport={"width": 1366, "height": 768})  # fmt: skip
+    while south_to_act(page)["phase"] != "play":
+        act_once(page)
+    captions = page.eval_on_selector_all(".seat .shown-why", "ps => ps.map(p => p.textContent)")
+    assert "declared" in captions[2] and "from the Fola" in captions[2]  # East, after N, W
+    alts = page.eval_on_selector_all(".seat-e .shown .card", "cs => cs.map(c => c.alt)")
+    assert len(alts) == 10 and all(a.endswith(("(declared)", "(robbed)", "(from the Fola)",
+                                               "(dealt face up)")) for a in alts)  # fmt: skip
+    problems = []
+    for w, h in [*PHONES, (844, 390), (1366, 768)]:
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(150)
+        problems += [f"{w}x{h}: {p}" for p in page.evaluate(SHOWN) + page.evaluate(OVERFLOWS)]
+        page.screenshot(path=str(SHOTS / f"shown-minchiate-{w}x{h}.png"))
+    assert problems == []
+    assert not page.errors  # type: ignore[attr-defined]

@@ -6,11 +6,16 @@ import {
   GAME, SEATS, api, backImg, cardImg, cardName, el, inUnit, pack, reduceMotion, root, session,
   signedNumber,
 } from "./common.js";
-import { KEYS, place } from "./hand.js";
+import { KEYS, MIN_CARD_PX, place } from "./hand.js";
 import { openEnd, openReplay, replayKey, resetEnd } from "./end.js";
 import { openReview, resetReview, showAiLine } from "./review.js";
 
 const BACKS_SHOWN = 5; // an opponent's hand is drawn as a few backs and its count
+// why a seat's card is shown, by the kind of the public event that showed it
+const SHOWN_WHY = {
+  declare: _("declared"), rob: _("robbed"), expose: _("dealt face up"), take: _("from the Fola"),
+  fola: _("from the Fola"),
+};
 
 // history: every entry the log has told (a reload's history, then each answer's events)
 const state = { version: 0, view: null, busy: false, history: [] };
@@ -101,7 +106,7 @@ function render(view) {
     const n = view.hand_sizes[seat];
     box.querySelector(".backs").replaceChildren(...Array.from({ length: Math.min(n, BACKS_SHOWN) }, backImg));
     box.querySelector(".count").textContent = ngettext("%(n)d card", "%(n)d cards", n);
-    box.querySelector(".shown").replaceChildren(...view.shown[seat].map((c) => cardImg(c, "small")));
+    box.querySelector(".shown").replaceChildren(...shownCards(view, seat));
   }
   renderTrick(view.trick);
   renderHand(view);
@@ -114,6 +119,30 @@ function render(view) {
     openEnd(view);
     showAiLine(view);
   }
+}
+
+// The cards a seat has shown, each by its corner and named with why (the last event that
+// showed it), under a caption of those reasons.
+function shownCards(view, seat) {
+  const why = new Map();
+  for (const e of view.events) {
+    if (e.seat === seat && SHOWN_WHY[e.kind]) for (const c of e.cards) why.set(c, SHOWN_WHY[e.kind]);
+  }
+  const codes = view.shown[seat];
+  if (!codes.length) return [];
+  const caption = document.createElement("p");
+  caption.className = "shown-why";
+  caption.textContent = [...new Set(codes.map((c) => why.get(c)).filter(Boolean))].join(", ");
+  const fan = document.createElement("div");
+  fan.className = "shown-cards";
+  fan.append(...codes.map((c) => {
+    const corner = document.createElement("span");
+    corner.className = "shown-corner";
+    corner.append(cardImg(c));
+    if (why.has(c)) corner.firstChild.alt = _("%(card)s (%(why)s)", { card: cardName(c), why: why.get(c) });
+    return corner;
+  }));
+  return [caption, fan];
 }
 
 function renderTrick(plays) {
@@ -539,6 +568,7 @@ function wire() {
 
 async function start() {
   wire();
+  root.style.setProperty("--readable-h", `${MIN_CARD_PX}px`);
   const cards = await api("GET", `/api/packs/${GAME}`);
   for (const c of cards.cards) pack[c.code] = c;
 
