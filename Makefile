@@ -24,7 +24,16 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 	rm -f $(VENV)/.stamp-*
 	touch $@ $(WEB)
 
-serve: $(WEB)
+# the AI's search, compiled here once (numba caches it beside the code, and again after the
+# code changes): the first `tarocchi serve` then answers in seconds, instead of compiling
+# for a minute or more before it answers the address it printed
+COMPILED := $(VENV)/.stamp-compiled
+$(COMPILED): $(WEB) $(shell find src/tarocchi -name '*.py')
+	@echo "Compiling the AI's search (once after installing or updating: about a minute)..."
+	$(PY) -m tarocchi.bots.search
+	touch $@
+
+serve: $(COMPILED)
 	$(VENV)/bin/tarocchi serve
 
 lint: $(STAMP)

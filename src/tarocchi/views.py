@@ -60,6 +60,10 @@ def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
         "events": [event_to_json(rules.pack, e, tr) for e in v.events],
         "shown": [cards(m) for m in v.shown],
         "private": cards(v.private),
+        # the cards this seat must still lay aside, at its turn to discard (rules §2)
+        "to_lay_aside": max(0, v.hand.bit_count() - rules.hand_size)
+        if v.phase == "discard" and v.to_move == v.seat
+        else 0,
         "over": v.result is not None,
         "action_details": [
             detail_to_json(rules, v.hand, a, tr) for a in v.legal if a >= rules.pack.size

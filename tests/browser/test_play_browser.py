@@ -210,6 +210,7 @@ def test_level_choice_sets_the_next_deal(browser: Browser, server: str) -> None:
     page.click("#menu summary")
     page.select_option("#level", "easy")
     page.click("#new-deal")
+    page.click("#abandon-dialog button[value='new']")  # the deal in progress is abandoned
     page.wait_for_function(f"() => {saved_id} !== {first!r}")
     assert page.evaluate(game_level) == "easy"
     assert page.evaluate("localStorage.getItem('tarocchi-level')") == "easy"

@@ -1,8 +1,11 @@
 """The table on one screen: at South's turn, the whole hand (every card's corner index
-uncovered and at least 11 CSS px tall), the trick, the prompt and every action button lie
-inside the viewport without scrolling, for each game at each screen size, in the
-hardest positions we know (Minchiate's 28-card discard hand, the declarations) and
-mid-trick; one screenshot per game and size."""
+uncovered and at least 11 CSS px tall), the trick, the prompt, every action button and the
+last trick lie inside the viewport (the last trick inside the felt) without scrolling, for
+each game at each screen size, in the hardest positions we know (Minchiate's 28-card
+discard hand, the declarations) and mid-trick, with the mouse and in keyboard mode (after
+Tab, an arrow key, a number key: the cards keep their places and every shortcut key is
+readable and uncovered); the hint list never covers the trick; one screenshot per game,
+position and size."""
 
 from __future__ import annotations
 
@@ -48,9 +51,30 @@ OVERFLOWS = """() => {
   }
   const must = [...document.querySelectorAll('#trick .card, #prompt, #actions button')];
   for (const e of must) if (!inside(box(e))) out.push(`${e.id || e.className} outside`);
+  // the last trick's miniatures stay on the felt
+  const felt = box(document.getElementById('table'));
+  for (const e of document.querySelectorAll('#last-trick:not([hidden]) .card')) {
+    const r = box(e);
+    if (r.left < felt.left || r.right > felt.right || r.top < felt.top || r.bottom > felt.bottom) {
+      out.push(`last trick off the felt: ${JSON.stringify(r)}`);
+    }
+  }
+  // in keyboard mode, each shortcut key is shown on its card or button, at least 11 px
+  // tall, inside the screen and on top at its centre
+  if (document.body.classList.contains('keyboard')) {
+    for (const k of document.querySelectorAll('#hand [data-key], #actions [data-key]')) {
+      const s = getComputedStyle(k, '::after'), r = box(k), key = k.dataset.key;
+      const x = r.left + k.clientLeft + parseFloat(s.left) + parseFloat(s.width) / 2;
+      const y = r.top + k.clientTop + parseFloat(s.top) + parseFloat(s.height) / 2;
+      if (s.content !== `"${key}"`) out.push(`key ${key} not shown`);
+      if (parseFloat(s.fontSize) < 11) out.push(`key ${key} ${s.fontSize}`);
+      if (!(x >= 0 && y >= 0 && x <= vw && y <= vh)) out.push(`key ${key} outside`);
+      else if (!k.contains(document.elementFromPoint(x, y))) out.push(`key ${key} covered`);
+    }
+  }
   if (!document.getElementById('prompt').textContent.trim()) out.push('no prompt');
   // the seats' names and counts, the score, the trick number and the last trick never overlap
-  const named = '.seat-name, .count, .tally, .trick-no, .last-trick';
+  const named = '.seat-name, .count, .shown-why, .tally, .trick-no, .last-trick';
   const shown = (e) => e.offsetParent && e.textContent.trim();
   const labels = [...document.querySelectorAll(named)].filter(shown);
   labels.forEach((a, i) => labels.slice(i + 1).forEach((b) => {
@@ -74,11 +98,26 @@ def check_sizes(page: Page, name: str, label: str) -> list[str]:
     problems = []
     for w, h in SIZES:
         page.set_viewport_size({"width": w, "height": h})
-        page.mouse.move(0, 0)
+        if "key" not in label:
+            page.mouse.move(0, 0)
         page.wait_for_timeout(150)  # the hand refits when the table's size changes
         problems += [f"{name} {label} {w}x{h}: {p}" for p in page.evaluate(OVERFLOWS)]
         page.screenshot(path=str(SHOTS / f"table-{name}-{label}-{w}x{h}.png"))
+    page.set_viewport_size({"width": 1280, "height": 720})
     return problems
+
+
+PLACES = "() => [...document.querySelectorAll('#hand .hand-card, #actions button')].map(" \
+    "e => [e.dataset.code, JSON.stringify(e.getBoundingClientRect())])"  # fmt: skip
+
+
+def press(page: Page, key: str) -> list[str]:
+    """Press a key that turns keyboard mode on; return the cards and buttons it moved."""
+    before = page.evaluate(PLACES)
+    page.keyboard.press(key)
+    page.wait_for_timeout(150)
+    assert page.evaluate("document.body.classList.contains('keyboard')")
+    return [f"{key} moved {code}" for code, at in before if [code, at] not in page.evaluate(PLACES)]
 
 
 @pytest.mark.parametrize("name", sorted(FIRST))
@@ -88,6 +127,9 @@ def test_the_table_fits_one_screen(browser: Browser, server: str, name: str) -> 
                       viewport={"width": 1280, "height": 720})  # fmt: skip
     south_to_act(page)
     problems = check_sizes(page, name, "first")
+    # the same in keyboard mode, after Tab (at the discard, or Ottocento's declaration)
+    problems += press(page, "Tab") + check_sizes(page, name, "first-key-tab")
+    page.dispatch_event("body", "pointerdown")  # a pointer ends keyboard mode
     # then on to a trick in progress with South to play
     for _ in range(40):
         now = south_to_act(page)
@@ -95,6 +137,13 @@ def test_the_table_fits_one_screen(browser: Browser, server: str, name: str) -> 
             break
         act_once(page)
     problems += check_sizes(page, name, "trick")
+    problems += press(page, "ArrowRight") + check_sizes(page, name, "trick-key-arrow")
+    # a number key plays a legal card; at South's next turn the keys show on the cards
+    page.keyboard.press("1")
+    page.wait_for_function("() => !document.getElementById('prompt').textContent"
+                           ".startsWith('…')")  # fmt: skip
+    south_to_act(page)
+    problems += check_sizes(page, name, "next-key-number")
     assert problems == []
     assert not page.errors  # type: ignore[attr-defined]
 

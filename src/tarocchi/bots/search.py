@@ -413,3 +413,12 @@ class ShortSearchBot(SearchBot):
 
     name = "short"
     settings = SHORT
+
+
+if __name__ == "__main__":
+    # `python -m tarocchi.bots.search` (make serve): compile every game's search into numba's
+    # cache now, so that a server's first start loads it in seconds instead of compiling
+    from tarocchi.games import GAMES, game
+
+    for game_name in GAMES:
+        warm_up(game(game_name))

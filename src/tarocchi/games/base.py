@@ -267,6 +267,7 @@ class TrickGame(Generic[S]):
     name: ClassVar[str]
     title: ClassVar[str]
     pack: ClassVar[Pack]
+    hand_size: ClassVar[int]  # the cards of each hand at the first lead, the discards laid aside
     extra_actions: ClassVar[tuple[str, ...]] = ()  # codes of action ids len(pack), len(pack)+1...
     # the action that declares nothing, which the rules take for a seat with nothing to
     # declare without asking it (so a history replayed on another deal may gain or lose it)

@@ -163,6 +163,7 @@ class Minchiate(TrickGame[State]):
     name = "minchiate"
     title = "Minchiate"
     pack = PACK
+    hand_size = HAND_SIZE
     extra_actions = (*DECLARE_ACTIONS, "DECL-DONE")
     pass_action = DONE
 

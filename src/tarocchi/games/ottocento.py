@@ -267,6 +267,7 @@ class Ottocento(TrickGame[State]):
     name = "ottocento"
     title = "Ottocento"
     pack = PACK
+    hand_size = HAND_SIZE
     extra_actions = ("DECLARE", "PASS")
     pass_action = PASS_ACTION
 

@@ -159,6 +159,7 @@ class Piedicavallo(TrickGame[State]):
     name = "piedicavallo"
     title = "Piedicavallo Tarocchi"
     pack = PACK
+    hand_size = HAND_SIZE
 
     # -- deal ---------------------------------------------------------------------
     # rules §2: random dealer, one card at a time from next(dealer), 15 each, and the last

@@ -194,6 +194,9 @@ class View(Open):
     events: list[Event]
     over: bool
     illegal: dict[str, str]
+    to_lay_aside: int = Field(
+        0, description="at South's turn to discard: the cards it must still lay aside"
+    )
     level: str
     title: str
     action_details: list[ActionDetail]

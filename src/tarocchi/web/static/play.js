@@ -6,11 +6,16 @@ import {
   GAME, SEATS, api, backImg, cardImg, cardName, el, inUnit, pack, reduceMotion, root, session,
   signedNumber,
 } from "./common.js";
-import { KEYS, place } from "./hand.js";
+import { KEYS, MIN_CARD_PX, place } from "./hand.js";
 import { openEnd, openReplay, replayKey, resetEnd } from "./end.js";
 import { openReview, resetReview, showAiLine } from "./review.js";
 
 const BACKS_SHOWN = 5; // an opponent's hand is drawn as a few backs and its count
+// why a seat's card is shown, by the kind of the public event that showed it
+const SHOWN_WHY = {
+  declare: _("declared"), rob: _("robbed"), expose: _("dealt face up"), take: _("from the Fola"),
+  fola: _("from the Fola"),
+};
 
 // history: every entry the log has told (a reload's history, then each answer's events)
 const state = { version: 0, view: null, busy: false, history: [] };
@@ -101,7 +106,7 @@ function render(view) {
     const n = view.hand_sizes[seat];
     box.querySelector(".backs").replaceChildren(...Array.from({ length: Math.min(n, BACKS_SHOWN) }, backImg));
     box.querySelector(".count").textContent = ngettext("%(n)d card", "%(n)d cards", n);
-    box.querySelector(".shown").replaceChildren(...view.shown[seat].map((c) => cardImg(c, "small")));
+    box.querySelector(".shown").replaceChildren(...shownCards(view, seat));
   }
   renderTrick(view.trick);
   renderHand(view);
@@ -114,6 +119,30 @@ function render(view) {
     openEnd(view);
     showAiLine(view);
   }
+}
+
+// The cards a seat has shown, each by its corner and named with why (the last event that
+// showed it), under a caption of those reasons.
+function shownCards(view, seat) {
+  const why = new Map();
+  for (const e of view.events) {
+    if (e.seat === seat && SHOWN_WHY[e.kind]) for (const c of e.cards) why.set(c, SHOWN_WHY[e.kind]);
+  }
+  const codes = view.shown[seat];
+  if (!codes.length) return [];
+  const caption = document.createElement("p");
+  caption.className = "shown-why";
+  caption.textContent = [...new Set(codes.map((c) => why.get(c)).filter(Boolean))].join(", ");
+  const fan = document.createElement("div");
+  fan.className = "shown-cards";
+  fan.append(...codes.map((c) => {
+    const corner = document.createElement("span");
+    corner.className = "shown-corner";
+    corner.append(cardImg(c));
+    if (why.has(c)) corner.firstChild.alt = _("%(card)s (%(why)s)", { card: cardName(c), why: why.get(c) });
+    return corner;
+  }));
+  return [caption, fan];
 }
 
 function renderTrick(plays) {
@@ -168,6 +197,10 @@ function renderHand(view) {
   const waiting = view.to_move === null ? _("The cards are dealt…") : _("Waiting for %(seat)s…", { seat: SEATS[view.to_move] });
   setPrompt(myTurn ? promptText(view) : view.over ? "" : waiting);
   fitTable();
+  // the option "Play a single legal card by itself": the server's legal list has one card
+  if (myTurn && el("auto-play").checked && view.legal.length === 1 && view.hand.includes(view.legal[0])) {
+    setTimeout(() => { if (state.view === view) choose(view.legal[0]); }, 400 * speed());
+  }
 }
 
 function actionButton(code) {
@@ -187,7 +220,8 @@ function actionButton(code) {
 function promptText(view) {
   const n = view.legal.length;
   if (view.phase === "discard") {
-    return [_("Choose a card to lay aside face down."),
+    return [ngettext("Choose a card to lay aside face down: %(n)d card still to lay aside.",
+      "Choose a card to lay aside face down: %(n)d cards still to lay aside.", view.to_lay_aside),
       _("Click a card that is not highlighted to see why it cannot be discarded.")].join(" ");
   }
   if (view.phase === "declare") return _("Declare your combinations, or pass: choose below.");
@@ -349,6 +383,12 @@ async function reload() {
   show(await api("GET", `/api/games/${session.id}`));
 }
 
+// New deal: a deal in progress is abandoned only once the player says so.
+function askNewDeal() {
+  if (state.view && !state.view.over) el("abandon-dialog").showModal();
+  else newDeal();
+}
+
 async function newDeal(seed) {
   resetEnd();
   resetReview();
@@ -432,6 +472,11 @@ function showLastTrick() {
 }
 
 function onKey(event) {
+  if (event.key === "Escape" && panelOpen() && !document.querySelector("dialog[open]")) {
+    setPanel(false);
+    event.preventDefault();
+    return;
+  }
   if (el("replay-dialog").open) {
     replayKey(event);
     return;
@@ -460,18 +505,34 @@ function onKey(event) {
 
 // -- wiring ----------------------------------------------------------------------------------
 
-function togglePanel() {
-  const open = el("panel").classList.toggle("open");
+// The score and log drawer (narrow screens): its Close button, Escape and a tap outside
+// close it; the keyboard's focus goes in with it and back to its toggle.
+function setPanel(open) {
+  const was = el("panel").classList.contains("open");
+  el("panel").classList.toggle("open", open);
   el("panel-toggle").setAttribute("aria-expanded", String(open));
+  if (open && !was) el("panel-close").focus();
+  if (!open && was && el("panel").contains(document.activeElement)) el("panel-toggle").focus();
+}
+
+function panelOpen() {
+  return el("panel").classList.contains("open");
 }
 
 function wire() {
-  el("new-deal").addEventListener("click", () => newDeal());
+  el("new-deal").addEventListener("click", askNewDeal);
+  el("abandon-dialog").addEventListener("close", () => {
+    if (el("abandon-dialog").returnValue === "new") newDeal();
+  });
   el("last-trick").addEventListener("click", showLastTrick);
   el("hint").addEventListener("click", showHint);
   el("hints-close").addEventListener("click", () => { el("hints").hidden = true; });
   el("result").addEventListener("click", () => openEnd(state.view));
-  el("panel-toggle").addEventListener("click", togglePanel);
+  el("panel-toggle").addEventListener("click", () => setPanel(!panelOpen()));
+  el("panel-close").addEventListener("click", () => setPanel(false));
+  document.addEventListener("pointerdown", (e) => {
+    if (panelOpen() && !e.target.closest("#panel, #panel-toggle")) setPanel(false);
+  });
   el("hints-on").checked = localStorage.getItem("tarocchi-hints") === "on";
   el("hint").hidden = !el("hints-on").checked;
   el("hints-on").addEventListener("change", () => {
@@ -488,6 +549,11 @@ function wire() {
     localStorage.setItem("tarocchi-level", el("level").value);
     if (state.view && !state.view.over) setPrompt(_("The %(level)s level plays from your next deal.", { level: el("level").selectedOptions[0].textContent.trim() }));
   });
+  el("auto-play").checked = localStorage.getItem("tarocchi-auto-play") === "on";
+  el("auto-play").addEventListener("change", () => {
+    localStorage.setItem("tarocchi-auto-play", el("auto-play").checked ? "on" : "off");
+    if (el("auto-play").checked && state.view) render(state.view);
+  });
   el("speed").value = localStorage.getItem("tarocchi-speed") || "1";
   el("speed").addEventListener("change", () => localStorage.setItem("tarocchi-speed", el("speed").value));
   document.addEventListener("keydown", onKey);
@@ -502,6 +568,7 @@ function wire() {
 
 async function start() {
   wire();
+  root.style.setProperty("--readable-h", `${MIN_CARD_PX}px`);
   const cards = await api("GET", `/api/packs/${GAME}`);
   for (const c of cards.cards) pack[c.code] = c;
 
