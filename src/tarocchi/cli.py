@@ -50,6 +50,9 @@ COMMANDS: dict[str, tuple[str, tuple[Option, ...]]] = {
             help="delete unfinished games left this long (default 7; `never` keeps them)"),
         opt("--keep-finished-days", default=None, metavar="DAYS",
             help="delete finished games this old (default 90; `never` keeps them)"),
+        opt("--server-timing", action="store_true",
+            help="tell each answer's server and AI time (Server-Timing), for benchmarks: it "
+            "shows when an AI seat had one legal card, so never for players"),
     )),
     "db": ("manage the games database", ()),
     "play": ("play one deal in the terminal as South", (
@@ -228,7 +231,7 @@ def serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from tarocchi.web.app import create_app
+    from tarocchi.web.app import TIMING_ENV, create_app
     from tarocchi.web.store import DB_ENV, database_url, default_url
     from tarocchi.web.store.retention import FINISHED_ENV, UNFINISHED_ENV, Retention
 
@@ -239,6 +242,8 @@ def serve(args: argparse.Namespace) -> int:
                         (FINISHED_ENV, args.keep_finished_days)):  # fmt: skip
         if value is not None:
             os.environ[name] = value
+    if args.server_timing:
+        os.environ[TIMING_ENV] = "1"
     try:
         Retention.from_environment()
     except ValueError as e:
@@ -250,6 +255,7 @@ def serve(args: argparse.Namespace) -> int:
     print(f"tarocchi: http://{args.host}:{args.port}/  (games stored in {shown})", flush=True)
     if args.workers > 1:
         os.environ[AI_WORKERS_ENV] = str(args.ai_workers)
+        os.environ[SUPERVISOR_ENV] = str(os.getpid())
         uvicorn.run(
             f"{__name__}:app_from_environment", factory=True, workers=args.workers,
             host=args.host, port=args.port, log_level="warning",
@@ -261,14 +267,19 @@ def serve(args: argparse.Namespace) -> int:
 
 
 AI_WORKERS_ENV = "TAROCCHI_AI_WORKERS"
+SUPERVISOR_ENV = "TAROCCHI_SUPERVISOR"  # the pid of `serve --workers`'s first process
 
 
 def app_from_environment() -> Any:
-    """Return the app of one of `serve --workers`'s processes, set up by serve's environment."""
+    """Return the app of one of `serve --workers`'s processes, set up by serve's environment.
+    The process dies with the `serve` that started it, even by `kill -9` (then its AI
+    workers die with it in turn): no orphan keeps serving the port."""
     import os
 
     from tarocchi.web.app import create_app
+    from tarocchi.web.workers import die_with_parent
 
+    die_with_parent(int(os.environ[SUPERVISOR_ENV]))
     return create_app(ai_workers=int(os.environ[AI_WORKERS_ENV]))
 
 
