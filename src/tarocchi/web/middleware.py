@@ -16,6 +16,7 @@ from tarocchi.web.lang import language
 from tarocchi.web.rates import SLOW_DOWN
 
 MAX_BODY = 16 * 1024  # ample: the largest body the API takes is about 60 bytes
+MAX_HEADERS = 100  # header lines of a request (Apache's bound; a browser sends about 15)
 # nothing but our own files, no inline script or style, no framing, no other site's forms
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -31,9 +32,11 @@ SECURITY_HEADERS = {
 
 
 class BodyLimit:
-    """Answer 413 to a request whose body is over MAX_BODY bytes, reading at most that much
-    of it: a declared Content-Length over the bound is refused unread, a streamed body as
-    soon as its bytes pass it. The app then gets the body in one message."""
+    """Answer 431 to a request of more than MAX_HEADERS header lines (their bytes are
+    bounded below the app, see tarocchi.web.connections), and 413 to one whose body is over
+    MAX_BODY bytes, reading at most that much of it: a declared Content-Length over the
+    bound is refused unread, a streamed body as soon as its bytes pass it. The app then
+    gets the body in one message."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
         self.app = app
@@ -42,6 +45,10 @@ class BodyLimit:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if len(scope["headers"]) > MAX_HEADERS:
+            reason = Msg("the request has more than %(most)d headers", most=MAX_HEADERS)
+            await answer(scope, send, 431, reason, [(b"connection", b"close")])
             return
         declared = dict(scope["headers"]).get(b"content-length", b"0")
         if not declared.isdigit() or int(declared) > self.limit:
