@@ -252,7 +252,8 @@ def _start_server(db: str) -> tuple[subprocess.Popen[bytes], int]:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(port), "--db", db],
+        [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(port), "--db", db,
+         "--server-timing"],  # the AI's share, to tell the server's own time from it
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip
     for _ in range(300):

@@ -12,8 +12,10 @@ from typing import Any
 from tarocchi.bots import LEVELS
 from tarocchi.games import GAMES
 from tarocchi.i18n import LANGUAGES, from_environment, translator
+from tarocchi.web.bounds import Limits
 
 Option = tuple[tuple[str, ...], dict[str, Any]]
+BOUNDS = Limits()  # the defaults of serve's bounds on connections
 
 
 def opt(*flags: str, **settings: Any) -> Option:
@@ -50,6 +52,17 @@ COMMANDS: dict[str, tuple[str, tuple[Option, ...]]] = {
             help="delete unfinished games left this long (default 7; `never` keeps them)"),
         opt("--keep-finished-days", default=None, metavar="DAYS",
             help="delete finished games this old (default 90; `never` keeps them)"),
+        opt("--header-bytes", type=int, default=BOUNDS.head_bytes,
+            help="the most a request's line and headers may take (431 past it)"),
+        opt("--request-timeout", type=int, default=BOUNDS.request_s, metavar="SECONDS",
+            help="the time a request has to arrive whole, head and body (408 past it)"),
+        opt("--keep-alive", type=int, default=BOUNDS.keep_alive_s, metavar="SECONDS",
+            help="how long an idle connection is kept open for its next request"),
+        opt("--client-connections", type=int, default=BOUNDS.per_client, metavar="N",
+            help="open connections per client address (429 past it; trusted proxies exempt)"),
+        opt("--server-timing", action="store_true",
+            help="tell each answer's server and AI time (Server-Timing), for benchmarks: it "
+            "shows when an AI seat had one legal card, so never for players"),
     )),
     "db": ("manage the games database", ()),
     "play": ("play one deal in the terminal as South", (
@@ -224,11 +237,13 @@ def list_bots() -> int:
 def serve(args: argparse.Namespace) -> int:
     """Start the web app on its database (--db, else $TAROCCHI_DB, else ./tarocchi.sqlite3),
     brought to the current schema first."""
+    import functools
     import os
 
     import uvicorn
 
-    from tarocchi.web.app import create_app
+    from tarocchi.web.app import TIMING_ENV, create_app
+    from tarocchi.web.connections import Bounded
     from tarocchi.web.store import DB_ENV, database_url, default_url
     from tarocchi.web.store.retention import FINISHED_ENV, UNFINISHED_ENV, Retention
 
@@ -239,8 +254,12 @@ def serve(args: argparse.Namespace) -> int:
                         (FINISHED_ENV, args.keep_finished_days)):  # fmt: skip
         if value is not None:
             os.environ[name] = value
+    if args.server_timing:
+        os.environ[TIMING_ENV] = "1"
     try:
         Retention.from_environment()
+        limits = Limits(args.header_bytes, args.request_timeout, args.keep_alive,
+                        args.client_connections)  # fmt: skip
     except ValueError as e:
         print(f"tarocchi serve: {e}", file=sys.stderr)
         return 2
@@ -248,27 +267,37 @@ def serve(args: argparse.Namespace) -> int:
         return 1
     shown = database_url(db).render_as_string(hide_password=True)
     print(f"tarocchi: http://{args.host}:{args.port}/  (games stored in {shown})", flush=True)
+    # uvicorn's h11 protocol, bounded (tarocchi.web.connections); no WebSockets: none served
+    bounds: dict[str, Any] = {
+        "http": functools.partial(Bounded, limits=limits), "ws": "none",
+        "h11_max_incomplete_event_size": limits.head_bytes,
+        "timeout_keep_alive": limits.keep_alive_s,
+        "host": args.host, "port": args.port, "log_level": "warning",
+    }  # fmt: skip
     if args.workers > 1:
         os.environ[AI_WORKERS_ENV] = str(args.ai_workers)
-        uvicorn.run(
-            f"{__name__}:app_from_environment", factory=True, workers=args.workers,
-            host=args.host, port=args.port, log_level="warning",
-        )  # fmt: skip
+        os.environ[SUPERVISOR_ENV] = str(os.getpid())
+        uvicorn.run(f"{__name__}:app_from_environment", factory=True, workers=args.workers,
+                    **bounds)  # fmt: skip
     else:
-        uvicorn.run(create_app(db, args.ai_workers), host=args.host, port=args.port,
-                    log_level="warning")  # fmt: skip
+        uvicorn.run(create_app(db, args.ai_workers), **bounds)
     return 0
 
 
 AI_WORKERS_ENV = "TAROCCHI_AI_WORKERS"
+SUPERVISOR_ENV = "TAROCCHI_SUPERVISOR"  # the pid of `serve --workers`'s first process
 
 
 def app_from_environment() -> Any:
-    """Return the app of one of `serve --workers`'s processes, set up by serve's environment."""
+    """Return the app of one of `serve --workers`'s processes, set up by serve's environment.
+    The process dies with the `serve` that started it, even by `kill -9` (then its AI
+    workers die with it in turn): no orphan keeps serving the port."""
     import os
 
     from tarocchi.web.app import create_app
+    from tarocchi.web.workers import die_with_parent
 
+    die_with_parent(int(os.environ[SUPERVISOR_ENV]))
     return create_app(ai_workers=int(os.environ[AI_WORKERS_ENV]))
 
 

@@ -130,6 +130,16 @@ def test_a_killed_worker_is_replaced_and_play_goes_on(tmp_path: Path) -> None:
         stop_server(proc)
 
 
+def descendants(pid: int) -> dict[int, str]:
+    """Return every process below a process (children, theirs...): pid -> command line."""
+    found, todo = {}, [pid]
+    while todo:
+        kids = children(todo.pop())
+        found.update(kids)
+        todo.extend(kids)
+    return found
+
+
 def test_workers_die_with_the_server(tmp_path: Path) -> None:
     """After SIGKILL of the server alone (not its process group), none of its children (AI
     workers, the resource tracker) is left running."""
@@ -140,6 +150,25 @@ def test_workers_die_with_the_server(tmp_path: Path) -> None:
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=15)
     assert not outliving(kids)
+
+
+def test_several_server_processes_die_with_serve(tmp_path: Path) -> None:
+    """`serve --workers 2`: after SIGKILL of `serve` alone, every process below it (the
+    server processes, their AI workers, the resource trackers) is gone within 5 s, and a
+    new `serve` binds the port at once."""
+    db, port = tmp_path / "games.sqlite3", free_port()
+    proc = start_server(db, port, "--workers", "2", "--ai-workers", "1")
+    deadline = time.time() + 120  # each server process starts its AI worker after answering
+    while time.time() < deadline and len(below := descendants(proc.pid)) < 5:
+        time.sleep(0.2)
+    servers = children(proc.pid)
+    assert sum("spawn_main" in cmd for cmd in below.values()) == 4, below  # 2 servers, 2 AIs
+    assert all(workers(p) for p in servers if "spawn_main" in servers[p])
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=15)
+    assert not outliving(below, seconds=5)
+    again = start_server(db, port)  # would fail with "Address already in use"
+    stop_server(again)
 
 
 def test_sigterm_stops_cleanly(tmp_path: Path) -> None:

@@ -16,11 +16,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from tarocchi.cli import main
 from tarocchi.web.app import create_app
-from tarocchi.web.store import DB_ENV, GameRow, Store, StoreUnavailable
+from tarocchi.web.store import DB_ENV, GameRow, Store, StoreUnavailable, database_url
 from tarocchi.web.store.retention import FINISHED_ENV, UNFINISHED_ENV, Retention, keep_tidy
 from tests.conftest import Postgres
 
@@ -252,10 +253,88 @@ def test_retention_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv(UNFINISHED_ENV, "2.5")
     monkeypatch.setenv(FINISHED_ENV, "never")
     assert Retention.from_environment() == Retention(2.5, None)
-    for bad in ("0", "-1", "soon"):
+    for bad in ("0", "-1", "soon", "1000000", "36500.5", "1e309", "inf", "nan", "-0"):
         monkeypatch.setenv(FINISHED_ENV, bad)
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="at most 36,500"):
             Retention.from_environment()
+    with pytest.raises(ValueError, match="never"):
+        Retention(unfinished_days=10**6)  # made in code: the same bounds
+
+
+def test_the_extreme_retentions_work(store: Store) -> None:
+    """The longest age there is keeps a century-old game; the shortest deletes a second-old
+    one (the calendar holds both cutoffs)."""
+    now = datetime.now(UTC)
+    for game_id, age in (("old", timedelta(days=36_499)), ("new", timedelta(seconds=1))):
+        when = (now - age).isoformat(timespec="seconds")
+        store.create(row(game_id, started=when))
+        store.update(game_id, 0, ((0, "CU-3"),), True, when)
+    assert Retention(36_500, 36_500).apply(store, now) == 0
+    assert Retention(1e-300, 1e-300).apply(store, now) == 2
+
+
+def test_the_retention_task_logs_a_failure_and_tries_again(
+    db_url: str, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the games' table is away, each round fails, is logged with its reason and is
+    tried again; once it is back, the next round deletes the stale game."""
+    monkeypatch.setattr("tarocchi.web.store.retention.RETRY_S", 0.05)
+    old = (datetime.now(UTC) - timedelta(days=30)).isoformat(timespec="seconds")
+    with Store(db_url) as store:
+        store.upgrade()
+        store.create(row("stale", started=old))
+        engine = sa.create_engine(database_url(db_url))
+        rename = "ALTER TABLE {} RENAME TO {}"
+
+        async def scenario() -> bool:
+            with engine.begin() as conn:
+                conn.execute(sa.text(rename.format("games", "games_away")))
+            task = asyncio.create_task(keep_tidy(store, Retention(every_s=3600)))
+            while len(caplog.records) < 3:  # three failed rounds, each tried again
+                await asyncio.sleep(0.05)
+            with engine.begin() as conn:
+                conn.execute(sa.text(rename.format("games_away", "games")))
+            for _ in range(200):
+                if await asyncio.to_thread(store.get, "stale") is None:
+                    break
+                await asyncio.sleep(0.05)
+            alive = not task.done()
+            task.cancel()
+            return alive
+
+        with caplog.at_level("WARNING", logger="tarocchi.web.store.retention"):
+            assert asyncio.run(asyncio.wait_for(scenario(), 60))
+        engine.dispose()
+        assert store.get("stale") is None
+    failures = [r.getMessage() for r in caplog.records[:3]]
+    assert all("games" in m and m.endswith("trying again") for m in failures), failures
+
+
+class Overflowing(Store):
+    """A store whose deletion fails as the audit's did (a cutoff before year 1)."""
+
+    def delete_stale(self, unfinished_before: str | None, finished_before: str | None) -> int:
+        raise OverflowError("date value out of range")
+
+
+def test_an_unexpected_failure_is_logged_with_its_traceback(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tarocchi.web.store.retention.RETRY_S", 0.01)
+
+    async def two_rounds(store: Store) -> bool:
+        task = asyncio.create_task(keep_tidy(store, Retention(every_s=3600)))
+        while len(caplog.records) < 2:
+            await asyncio.sleep(0.01)
+        alive = not task.done()
+        task.cancel()
+        return alive
+
+    with Overflowing(tmp_path / "g.sqlite3") as store, caplog.at_level("ERROR"):
+        assert asyncio.run(asyncio.wait_for(two_rounds(store), 30))
+    for record in caplog.records[:2]:
+        assert "deleting stale games failed; trying again" in record.getMessage()
+        assert record.exc_info and isinstance(record.exc_info[1], OverflowError)
 
 
 def test_db_upgrade_and_serve_s_checks(
@@ -274,3 +353,5 @@ def test_db_upgrade_and_serve_s_checks(
     assert "cannot reach the database" in capsys.readouterr().err
     assert main(["serve", "--db", str(db), "--keep-finished-days", "soon"]) == 2
     assert "never" in capsys.readouterr().err
+    assert main(["serve", "--db", str(db), "--keep-unfinished-days", "1000000"]) == 2
+    assert "at most 36,500 (a century)" in capsys.readouterr().err

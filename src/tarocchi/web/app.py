@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -80,6 +81,7 @@ AI_NICENESS = 10
 # seconds a client is told to wait when the database is down or restarting
 STORE_RETRY_AFTER_S = 2
 READY_TIMEOUT_S = 10.0  # an AI pool that cannot run a trivial job in this time is not ready
+TIMING_ENV = "TAROCCHI_SERVER_TIMING"  # 1: answers carry Server-Timing (benchmarks only)
 # URL prefixes that answer JSON (or an image) even for errors: the rest are pages
 NOT_PAGES = ("/api/", "/cards/", "/static/", "/openapi.json", "/healthz", "/readyz")
 
@@ -110,12 +112,17 @@ def create_app(
     ai_workers: int = 2,
     rates: Rates | None = None,
     retention: Retention | None = None,
+    timing: bool | None = None,
 ) -> FastAPI:
     """Return the app; games are stored in db_path, a SQLite file or a postgresql:// URL
     (default: $TAROCCHI_DB or ./tarocchi.sqlite3) and deleted by the retention (default:
     from the environment); AI moves run in a pool of ai_workers processes; rates are the
-    limits of creation and hints per client (default: tarocchi.web.rates')."""
+    limits of creation and hints per client (default: tarocchi.web.rates'); with timing
+    (default: $TAROCCHI_SERVER_TIMING is 1), answers tell the server's and the AI's time,
+    for benchmarks only (see tarocchi.web.middleware.Headers)."""
     db = db_path if db_path is not None else default_url()
+    if timing is None:
+        timing = os.environ.get(TIMING_ENV) == "1"
     keep = retention or Retention.from_environment()
 
     @asynccontextmanager
@@ -153,7 +160,7 @@ def create_app(
     # handlers and middleware: no security headers, not the documented JSON)
     app.add_middleware(BodyLimit)
     app.add_middleware(Door)
-    app.add_middleware(Headers)
+    app.add_middleware(Headers, timing=timing)
 
     add_error_handlers(app)
     app.include_router(make_router(lambda request: request.app.state.games))

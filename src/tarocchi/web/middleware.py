@@ -1,6 +1,6 @@
 """ASGI middleware around the whole app: a bound on request bodies, the door that turns
-away a client told to wait, and the headers every response carries (security headers, the
-server's own time)."""
+away a client told to wait, and the headers every response carries (security headers, no
+caching of the API's answers, and only when asked for benchmarks the server's time)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from tarocchi.web.lang import language
 from tarocchi.web.rates import SLOW_DOWN
 
 MAX_BODY = 16 * 1024  # ample: the largest body the API takes is about 60 bytes
+MAX_HEADERS = 100  # header lines of a request (Apache's bound; a browser sends about 15)
 # nothing but our own files, no inline script or style, no framing, no other site's forms
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -31,9 +32,11 @@ SECURITY_HEADERS = {
 
 
 class BodyLimit:
-    """Answer 413 to a request whose body is over MAX_BODY bytes, reading at most that much
-    of it: a declared Content-Length over the bound is refused unread, a streamed body as
-    soon as its bytes pass it. The app then gets the body in one message."""
+    """Answer 431 to a request of more than MAX_HEADERS header lines (their bytes are
+    bounded below the app, see tarocchi.web.connections), and 413 to one whose body is over
+    MAX_BODY bytes, reading at most that much of it: a declared Content-Length over the
+    bound is refused unread, a streamed body as soon as its bytes pass it. The app then
+    gets the body in one message."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
         self.app = app
@@ -42,6 +45,10 @@ class BodyLimit:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if len(scope["headers"]) > MAX_HEADERS:
+            reason = Msg("the request has more than %(most)d headers", most=MAX_HEADERS)
+            await answer(scope, send, 431, reason, [(b"connection", b"close")])
             return
         declared = dict(scope["headers"]).get(b"content-length", b"0")
         if not declared.isdigit() or int(declared) > self.limit:
@@ -118,26 +125,34 @@ class Door:
 
 
 class Headers:
-    """Add the security headers to every response, and the server's own time for the
-    request to its Server-Timing header (after the AI's share, if the route reported one)."""
+    """Add the security headers to every response, `Cache-Control: no-store` to the API's
+    (they carry tokens and hands), and keep a Server-Timing header (the AI's share a route
+    reported, then the server's own time) only when `timing` is on: it tells how long the AI
+    thought, so a client would learn when an AI seat had a single legal card (rules: a
+    seat's hand is hidden) — the bench asks for it, a server for players does not."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, timing: bool = False) -> None:
         self.app = app
+        self.timing = timing
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         start = time.perf_counter()
+        api = scope["path"].startswith("/api/")
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                for name, value in SECURITY_HEADERS.items():
-                    headers[name] = value
-                app_ms = f"app;dur={(time.perf_counter() - start) * 1000:.1f}"
+                headers.update(SECURITY_HEADERS)
+                if api:
+                    headers["Cache-Control"] = "no-store"
                 ai = headers.get("server-timing")
-                headers["Server-Timing"] = f"{ai}, {app_ms}" if ai else app_ms
+                del headers["server-timing"]
+                if self.timing:
+                    app_ms = f"app;dur={(time.perf_counter() - start) * 1000:.1f}"
+                    headers["Server-Timing"] = f"{ai}, {app_ms}" if ai else app_ms
             await send(message)
 
         await self.app(scope, receive, with_headers)

@@ -1,11 +1,13 @@
 """Retention: unfinished games left alone for a while and finished games past an age are
 deleted by a periodic task in each server process (deleting is idempotent, so processes
-sharing a database need no coordination)."""
+sharing a database need no coordination). Every setting is checked when made: one the
+calendar cannot hold is refused at start, and the task, once running, only ends when the
+server stops (a failed round is logged and tried again)."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import logging
 import os
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -15,18 +17,25 @@ from tarocchi.web.store import Store, StoreUnavailable
 UNFINISHED_ENV = "TAROCCHI_KEEP_UNFINISHED_DAYS"
 FINISHED_ENV = "TAROCCHI_KEEP_FINISHED_DAYS"
 NEVER = "never"
+# a century: older cutoffs would leave the calendar's years (and keeping longer is `never`)
+MAX_DAYS = 36_500
+RETRY_S = 60.0  # a failed round is tried again this soon (or at the usual time, if sooner)
+log = logging.getLogger(__name__)
 
 
 def days(text: str) -> float | None:
-    """Parse an age in days: a positive number, or `never` (None: keep for ever)."""
+    """Parse an age in days: a number in (0, MAX_DAYS], or `never` (None: keep for ever)."""
     if text.strip().lower() == NEVER:
         return None
     try:
         value = float(text)
     except ValueError:
         value = 0.0
-    if not 0 < value < float("inf"):
-        raise ValueError(f"an age in days is a positive number or '{NEVER}', not {text!r}")
+    if not 0 < value <= MAX_DAYS:
+        raise ValueError(
+            f"an age in days is a number above 0 and at most {MAX_DAYS:,} (a century), or "
+            f"'{NEVER}', not {text[:40]!r}"
+        )
     return value
 
 
@@ -38,6 +47,11 @@ class Retention:
     # 90 days until players keep a history of their deals; then `never`
     finished_days: float | None = 90.0
     every_s: float = 3600.0  # how often the task runs
+
+    def __post_init__(self) -> None:
+        for age in (self.unfinished_days, self.finished_days):
+            if age is not None:
+                days(str(age))  # the bounds of a setting from the environment hold here too
 
     @classmethod
     def from_environment(cls) -> Retention:
@@ -62,9 +76,17 @@ class Retention:
 
 
 async def keep_tidy(store: Store, retention: Retention) -> None:
-    """Apply the retention now and then every `every_s` seconds, off the event loop."""
+    """Apply the retention now and then every `every_s` seconds, off the event loop, until
+    cancelled. A round that fails (the database away, or any error) is logged and tried
+    again RETRY_S later: the next round deletes what this one could not."""
     while True:
-        # the database may be away: the next round deletes what this one could not
-        with contextlib.suppress(StoreUnavailable):
+        wait = retention.every_s
+        try:
             await asyncio.to_thread(retention.apply, store, datetime.now(UTC))
-        await asyncio.sleep(retention.every_s)
+        except StoreUnavailable as e:
+            log.warning("retention: the database is unavailable (%s); trying again", e)
+            wait = min(wait, RETRY_S)
+        except Exception:  # logged with its traceback: a silent end would stop every deletion
+            log.exception("retention: deleting stale games failed; trying again")
+            wait = min(wait, RETRY_S)
+        await asyncio.sleep(wait)

@@ -1,0 +1,25 @@
+"""The bounds of the server's connections and clients, as one value (no web dependency:
+`tarocchi serve`'s options take their defaults from it; tarocchi.web.connections applies
+them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one connection and one client may hold (the `serve` options of the same names)."""
+
+    head_bytes: int = 16 * 1024  # nginx's and Node's default; a browser's head is under 2 KB
+    request_s: int = 10
+    keep_alive_s: int = 5  # uvicorn's default
+    per_client: int = 32  # a browser opens 6 per site; a tab's reloads a few more
+
+    def __post_init__(self) -> None:
+        if not 1024 <= self.head_bytes <= 1024 * 1024:
+            raise ValueError(f"--header-bytes is 1024 to 1048576, not {self.head_bytes}")
+        if not 0 < self.request_s <= 3600 or not 0 < self.keep_alive_s <= 3600:
+            raise ValueError("--request-timeout and --keep-alive are 1 to 3600 seconds")
+        if self.per_client < 1:
+            raise ValueError(f"--client-connections is at least 1, not {self.per_client}")

@@ -1,0 +1,74 @@
+"""What an answer must not tell or allow (issue 32): no AI thinking time, no caching of the
+API's answers, the right Allow header and HEAD on pages, a short list of a body's errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tarocchi.web.app import create_app
+from tests.conftest import api_client
+
+
+@pytest.fixture(scope="module", params=["sqlite"])
+def client(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[TestClient]:
+    yield from api_client(request, tmp_path_factory, ai_workers=1)
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def play(client: TestClient, level: str, seed: int) -> list[Any]:
+    """Play a deal to its end, South always its first legal action; return every answer."""
+    res = client.post("/api/games", json={"game": "piedicavallo", "level": level, "seed": seed})
+    answers = [res]
+    data = res.json()
+    h = auth(data["token"])
+    version, v = data["version"], data["view"]
+    while not v["over"]:
+        res = client.post(f"/api/games/{data['id']}/actions", headers=h,
+                          json={"action": v["legal"][0], "version": version})  # fmt: skip
+        answers.append(res)
+        version, v = res.json()["version"], res.json()["view"]
+    answers += [client.get(f"/api/games/{data['id']}", headers=h),
+                client.get(f"/api/games/{data['id']}/record", headers=h)]  # fmt: skip
+    return answers
+
+
+def test_no_answer_tells_how_long_the_ai_thought(client: TestClient) -> None:
+    """A whole deal against the searching AI: no answer has a Server-Timing header (its AI
+    share read 1-6 ms when every AI move was forced, 45-545 ms when one was searched)."""
+    answers = play(client, "normal", 5)
+    assert all(res.status_code in (200, 201) for res in answers)
+    assert [res for res in answers if "server-timing" in res.headers] == []
+    hint = client.get("/api/games/nope/hint", headers=auth("x"))
+    assert "server-timing" not in hint.headers
+
+
+def test_the_bench_may_ask_for_the_servers_time(tmp_path: Path) -> None:
+    """With timing on (`serve --server-timing`, for `bench --load`), answers tell the AI's
+    share and the server's own time."""
+    with TestClient(create_app(tmp_path / "t.sqlite3", ai_workers=1, timing=True)) as timed:
+        res = timed.post("/api/games", json={"game": "ottocento", "level": "random"})
+        parts = dict(p.strip().split(";dur=") for p in res.headers["server-timing"].split(","))
+        assert set(parts) == {"ai", "app"} and float(parts["app"]) >= float(parts["ai"]) >= 0
+
+
+def test_api_answers_are_never_cached(client: TestClient) -> None:
+    """Every API answer (the one carrying a game's token first) says `no-store`; card
+    images stay cacheable."""
+    answers = play(client, "random", 6)
+    answers += [client.get("/api/games/nope", headers=auth("x")),
+                client.post("/api/games", json={"game": "scopa"}),
+                client.get("/api/packs/minchiate")]  # fmt: skip
+    assert "token" in answers[0].json()
+    assert {res.headers.get("cache-control") for res in answers} == {"no-store"}
+    card = client.get("/cards/minchiate/T40.svg")
+    assert card.headers["cache-control"] == "public, max-age=86400"
