@@ -72,3 +72,35 @@ def test_api_answers_are_never_cached(client: TestClient) -> None:
     assert {res.headers.get("cache-control") for res in answers} == {"no-store"}
     card = client.get("/cards/minchiate/T40.svg")
     assert card.headers["cache-control"] == "public, max-age=86400"
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "allow"),
+    [("DELETE", "/api/games", "POST"), ("PUT", "/api/games/abc", "GET, HEAD"),
+     ("PATCH", "/api/games/abc/review", "GET, HEAD, POST"), ("POST", "/", "GET, HEAD"),
+     ("DELETE", "/rules/ottocento", "GET, HEAD"), ("POST", "/healthz", "GET, HEAD"),
+     ("POST", "/static/site.css", "GET, HEAD"), ("OPTIONS", "/play/minchiate", "GET, HEAD")],
+)  # fmt: skip
+def test_a_405_names_the_methods_allowed(
+    client: TestClient, method: str, url: str, allow: str
+) -> None:
+    res = client.request(method, url)
+    assert res.status_code == 405 and res.headers["allow"] == allow
+
+
+@pytest.mark.parametrize("url", ["/", "/rules/ottocento", "/play/minchiate", "/healthz",
+                                 "/cards/minchiate/T40.svg", "/static/site.css"])  # fmt: skip
+def test_head_answers_as_get_without_the_body(client: TestClient, url: str) -> None:
+    get, head = client.get(url), client.head(url)
+    assert get.status_code == head.status_code == 200 and get.content and not head.content
+    for name in ("content-type", "content-length", "x-frame-options"):
+        assert head.headers[name] == get.headers[name]
+
+
+def test_a_body_of_a_thousand_unknown_fields_gets_a_short_error(client: TestClient) -> None:
+    body = {"game": "minchiate", **{f"field{i}": i for i in range(1000)}}
+    res = client.post("/api/games", json=body, headers={"Accept-Language": "it"})
+    assert res.status_code == 422 and len(res.content) < 2000
+    errors = res.json()["errors"]
+    assert [e["loc"] for e in errors] == [["body", f"field{i}"] for i in range(10)]
+    assert res.json()["detail"].endswith("field9: campo sconosciuto; 990 altri problemi)")

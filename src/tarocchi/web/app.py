@@ -24,13 +24,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match
+from starlette.routing import BaseRoute, Match, Mount
 
 from tarocchi.games import GAMES, game
-from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, translator
+from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, nmsg, translator
 from tarocchi.web.api import Games, make_router, prepare_worker
 from tarocchi.web.lang import language, render
-from tarocchi.web.middleware import SECURITY_HEADERS, BodyLimit, Door, Headers
+from tarocchi.web.middleware import SECURITY_HEADERS, BodyLimit, Door, Head, Headers
 from tarocchi.web.models import Health, Pack, Readiness, errors_for
 from tarocchi.web.pages import router as pages_router
 from tarocchi.web.rates import Rates
@@ -75,6 +75,8 @@ FRAMEWORK_ERRORS = {
 HEADINGS = {404: N_("Page not found"), 405: N_("Not allowed here")}
 WENT_WRONG = N_("Something went wrong")
 EXCERPT = 40  # characters of a wrong value an error may quote
+MAX_ERRORS = 10  # wrong fields a 422 lists (a body of 1,000 unknown fields gets 10, and a count)
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")  # the methods a 405 may allow
 # AI workers run at a lower priority: a request that only reads or applies a move must not
 # wait for a core behind another game's search
 AI_NICENESS = 10
@@ -161,6 +163,7 @@ def create_app(
     app.add_middleware(BodyLimit)
     app.add_middleware(Door)
     app.add_middleware(Headers, timing=timing)
+    app.add_middleware(Head)
 
     add_error_handlers(app)
     app.include_router(make_router(lambda request: request.app.state.games))
@@ -189,7 +192,9 @@ def add_error_handlers(app: FastAPI) -> None:
         if exc.status_code == 405:  # Starlette names only the first route of the path's
             headers = {**(headers or {}), "Allow": ", ".join(allowed(request))}
         if is_page(request) and request.method in ("GET", "HEAD"):
-            return error_page(request, exc.status_code, detail)
+            page = error_page(request, exc.status_code, detail)
+            page.headers.update(headers or {})
+            return page
         return JSONResponse({"detail": detail}, exc.status_code, headers=headers)
 
     @app.exception_handler(StoreUnavailable)
@@ -212,14 +217,14 @@ def add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:
         """A malformed request: which fields are wrong, in the reader's language (`detail`),
-        and the list for programs (`errors`: where, pydantic's type, what is wrong in English,
-        at most a short excerpt of the value)."""
+        and the list for programs (`errors`: the first MAX_ERRORS, each where, pydantic's type,
+        what is wrong in English, at most a short excerpt of the value)."""
         tr = translator(language(request))
         errors = [
             {"loc": [p if isinstance(p, int) else excerpt(p) for p in e.get("loc", ())],
              "type": e.get("type", ""), "msg": PROBLEMS.get(e.get("type", ""), PROBLEMS[""]),
              "input": excerpt(e.get("input"))}
-            for e in exc.errors()
+            for e in exc.errors()[:MAX_ERRORS]
         ]  # fmt: skip
         problems = [
             Msg("%(field)s: %(problem)s",
@@ -227,17 +232,26 @@ def add_error_handlers(app: FastAPI) -> None:
                 problem=PROBLEMS.get(e["type"], PROBLEMS[""]))
             for e in errors
         ]  # fmt: skip
+        if (more := len(exc.errors()) - len(errors)) > 0:
+            problems.append(nmsg("%(n)d more problem", "%(n)d more problems", more))
         detail = Msg("malformed request (%(problems)s)", problems=joined(problems, "; "))
         return JSONResponse({"detail": tr.text(detail), "errors": errors}, 422)
 
 
 def allowed(request: Request) -> list[str]:
-    """Return the methods some route of the app answers at the request's path."""
-    methods: set[str] = set()
-    for route in request.app.router.routes:
-        if route.matches(request.scope)[0] != Match.NONE:
-            methods.update(getattr(route, "methods", None) or ())
-    return sorted(methods)
+    """Return the methods some route of the app answers at the request's path (HEAD
+    wherever GET: see tarocchi.web.middleware.Head; the static files answer GET)."""
+
+    # the request as the app received it (a mount's routing has moved its path since)
+    scope = {"type": "http", "path": request.url.path, "root_path": "", "method": "GET"}
+
+    def answers(route: BaseRoute, method: str) -> bool:
+        if isinstance(route, Mount):
+            return method == "GET" and route.matches(scope)[0] != Match.NONE
+        return route.matches({**scope, "method": method})[0] == Match.FULL
+
+    methods = {m for m in METHODS if any(answers(r, m) for r in request.app.router.routes)}
+    return sorted(methods | {"HEAD"} if "GET" in methods else methods)
 
 
 def add_routes(app: FastAPI) -> None:

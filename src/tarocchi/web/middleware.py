@@ -1,5 +1,6 @@
-"""ASGI middleware around the whole app: a bound on request bodies, the door that turns
-away a client told to wait, and the headers every response carries (security headers, no
+"""ASGI middleware around the whole app: HEAD answered as GET, a bound on request headers
+and bodies, the door that turns away a client told to wait, and the headers every response
+carries (security headers, no
 caching of the API's answers, and only when asked for benchmarks the server's time)."""
 
 from __future__ import annotations
@@ -156,3 +157,23 @@ class Headers:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+class Head:
+    """Answer HEAD as GET without the body, on every route that answers GET (RFC 9110: the
+    same headers; FastAPI's routes answer only the methods they name)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def without_body(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, without_body)

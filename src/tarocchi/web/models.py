@@ -108,7 +108,7 @@ class FieldError(BaseModel):
 class Malformed(Problem):
     """A malformed request (422): which fields are wrong, and pydantic's list for programs."""
 
-    errors: list[FieldError]
+    errors: list[FieldError] = Field(max_length=10, description="the first 10 wrong fields")
 
 
 class Play(Open):
