@@ -247,16 +247,20 @@ def serve(args: argparse.Namespace) -> int:
     if upgrade_db(db):
         return 1
     shown = database_url(db).render_as_string(hide_password=True)
-    print(f"tarocchi: http://{args.host}:{args.port}/  (games stored in {shown})", flush=True)
+    address = f"tarocchi: http://{args.host}:{args.port}/  (games stored in {shown})"
     if args.workers > 1:
+        print(address, flush=True)
         os.environ[AI_WORKERS_ENV] = str(args.ai_workers)
         uvicorn.run(
             f"{__name__}:app_from_environment", factory=True, workers=args.workers,
             host=args.host, port=args.port, log_level="warning",
         )  # fmt: skip
     else:
-        uvicorn.run(create_app(db, args.ai_workers), host=args.host, port=args.port,
-                    log_level="warning")  # fmt: skip
+        # the address once it answers: the AI workers load the compiled search first (and
+        # compile it, for a minute or more, if `make serve` has not: numba's cache is empty)
+        print("tarocchi: starting the AI players...", flush=True)
+        app = create_app(db, args.ai_workers, on_ready=lambda: print(address, flush=True))
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -110,11 +110,13 @@ def create_app(
     ai_workers: int = 2,
     rates: Rates | None = None,
     retention: Retention | None = None,
+    on_ready: Callable[[], None] | None = None,
 ) -> FastAPI:
     """Return the app; games are stored in db_path, a SQLite file or a postgresql:// URL
     (default: $TAROCCHI_DB or ./tarocchi.sqlite3) and deleted by the retention (default:
     from the environment); AI moves run in a pool of ai_workers processes; rates are the
-    limits of creation and hints per client (default: tarocchi.web.rates')."""
+    limits of creation and hints per client (default: tarocchi.web.rates'); on_ready is
+    called once the app is about to answer (its AI workers started)."""
     db = db_path if db_path is not None else default_url()
     keep = retention or Retention.from_environment()
 
@@ -130,6 +132,8 @@ def create_app(
         app.state.reviewer = reviewer = Reviewer(store, review_pool)
         app.state.games.ended = reviewer.ended
         tasks = [asyncio.create_task(keep_tidy(store, keep)), asyncio.create_task(reviewer.run())]
+        if on_ready is not None:
+            on_ready()  # the AI workers are up: the app answers from now on
         # the ~150,000 objects of the code, the rules and the framework live as long as the
         # process: out of the collector's sight, a full collection no longer stops every
         # request for about 100 ms of CPU (measured), it only walks the games' objects
