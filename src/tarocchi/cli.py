@@ -266,7 +266,7 @@ def serve(args: argparse.Namespace) -> int:
     if upgrade_db(db):
         return 1
     shown = database_url(db).render_as_string(hide_password=True)
-    print(f"tarocchi: http://{args.host}:{args.port}/  (games stored in {shown})", flush=True)
+    address = f"tarocchi: http://{args.host}:{args.port}/  (games stored in {shown})"
     # uvicorn's h11 protocol, bounded (tarocchi.web.connections); no WebSockets: none served
     bounds: dict[str, Any] = {
         "http": functools.partial(Bounded, limits=limits), "ws": "none",
@@ -275,12 +275,17 @@ def serve(args: argparse.Namespace) -> int:
         "host": args.host, "port": args.port, "log_level": "warning",
     }  # fmt: skip
     if args.workers > 1:
+        print(address, flush=True)
         os.environ[AI_WORKERS_ENV] = str(args.ai_workers)
         os.environ[SUPERVISOR_ENV] = str(os.getpid())
         uvicorn.run(f"{__name__}:app_from_environment", factory=True, workers=args.workers,
                     **bounds)  # fmt: skip
     else:
-        uvicorn.run(create_app(db, args.ai_workers), **bounds)
+        # the address once it answers: the AI workers load the compiled search first (and
+        # compile it, for a minute or more, if `make serve` has not: numba's cache is empty)
+        print("tarocchi: starting the AI players...", flush=True)
+        app = create_app(db, args.ai_workers, on_ready=lambda: print(address, flush=True))
+        uvicorn.run(app, **bounds)
     return 0
 
 

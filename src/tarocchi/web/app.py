@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -115,13 +115,15 @@ def create_app(
     rates: Rates | None = None,
     retention: Retention | None = None,
     timing: bool | None = None,
+    on_ready: Callable[[], None] | None = None,
 ) -> FastAPI:
     """Return the app; games are stored in db_path, a SQLite file or a postgresql:// URL
     (default: $TAROCCHI_DB or ./tarocchi.sqlite3) and deleted by the retention (default:
     from the environment); AI moves run in a pool of ai_workers processes; rates are the
     limits of creation and hints per client (default: tarocchi.web.rates'); with timing
     (default: $TAROCCHI_SERVER_TIMING is 1), answers tell the server's and the AI's time,
-    for benchmarks only (see tarocchi.web.middleware.Headers)."""
+    for benchmarks only (see tarocchi.web.middleware.Headers); on_ready is called once the
+    app is about to answer (its AI workers started)."""
     db = db_path if db_path is not None else default_url()
     if timing is None:
         timing = os.environ.get(TIMING_ENV) == "1"
@@ -139,6 +141,8 @@ def create_app(
         app.state.reviewer = reviewer = Reviewer(store, review_pool)
         app.state.games.ended = reviewer.ended
         tasks = [asyncio.create_task(keep_tidy(store, keep)), asyncio.create_task(reviewer.run())]
+        if on_ready is not None:
+            on_ready()  # the AI workers are up: the app answers from now on
         # the ~150,000 objects of the code, the rules and the framework live as long as the
         # process: out of the collector's sight, a full collection no longer stops every
         # request for about 100 ms of CPU (measured), it only walks the games' objects
