@@ -386,7 +386,7 @@ def describe_score(rules: TrickGame[Any], v: View, tr: Translator) -> str:
         "  " + tr.text(nmsg("%(team)s: %(n)d trick", "%(team)s: %(n)d tricks", n, team=TEAMS[t]))
         for t, n in enumerate(tricks)
     ]
-    tally = rules.tally(v.won, v.events, v.result)
+    tally = rules.tally(v)
     score = Msg(
         "Score: North-South %(ns)s, East-West %(ew)s",
         ns=amount(tally.unit, tally.ns),
@@ -394,9 +394,11 @@ def describe_score(rules: TrickGame[Any], v: View, tr: Translator) -> str:
     )
     lines.append("  " + tr.text(score))
     for part in tally.parts:
-        row = Msg("%(label)s: North-South %(ns)s, East-West %(ew)s", label=part.label,
-                  ns=exact(part.ns), ew=exact(part.ew))  # fmt: skip
-        lines.append("    " + tr.text(row))
+        row = tr.text(Msg("%(label)s: North-South %(ns)s, East-West %(ew)s", label=part.label,
+                          ns=exact(part.ns), ew=exact(part.ew)))  # fmt: skip
+        if part.note:  # what the part counts, with the deal's own numbers
+            row += f" ({tr.text(part.note)})"
+        lines.append(textwrap.fill(row, WIDTH, initial_indent="    ", subsequent_indent="      "))
     lines.append(textwrap.fill(tr.text(tally.how), WIDTH, initial_indent="  ",
                                subsequent_indent="  "))  # fmt: skip
     return "\n".join(lines)

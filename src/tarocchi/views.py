@@ -68,7 +68,7 @@ def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
         "action_details": [
             detail_to_json(rules, v.hand, a, tr) for a in v.legal if a >= rules.pack.size
         ],
-        "score": tally_to_json(rules.tally(v.won, v.events, v.result), tr),
+        "score": tally_to_json(rules.tally(v), tr),
     }
     if v.result is not None:
         out["result"] = result_to_json(rules, v.result, tr)

@@ -160,9 +160,10 @@ def kinds(hand: int) -> list[tuple[str, Any]]:
 
 
 @pytest.mark.parametrize("name", ["piedicavallo", "ottocento"])
-def test_the_running_score_adds_up_the_tricks_and_declarations(
+def test_the_running_score_adds_up_the_tricks_declarations_and_captured_combinations(
     client: TestClient, name: str
 ) -> None:
+    rules = game(name)
     for seed in (1, 2):
         for r in play(client, name, seed)[:-1]:
             v = r["view"]
@@ -176,6 +177,10 @@ def test_the_running_score_adds_up_the_tricks_and_declarations(
                     assert e["points"] == e["scores"]["NS" if e["winner"] % 2 == 0 else "EW"]
                 elif e["type"] == "event" and e["kind"] == "declare":
                     totals["NS" if e["seat"] % 2 == 0 else "EW"] += e["value"]
+            if name == "ottocento":
+                # rules §5: what each team's taken cards make, valued on the cards themselves
+                for team in totals:
+                    totals[team] += rules.combination_score(v["won"][team])
             assert totals == {"NS": score["NS"], "EW": score["EW"]}, (name, seed)
             assert sum(p["NS"] for p in score["parts"]) == score["NS"]
 
@@ -207,7 +212,10 @@ def test_minchiate_score_is_in_resti_with_the_points_alongside(client: TestClien
     for r in responses[:-1]:
         score = r["view"]["score"]
         assert score["unit"] == "resti" and "resti" in score["how"]
-        at_once = score["parts"][0]
+        labels = [p["label"] for p in score["parts"]]
+        # the points scored at once, by where they came from, come before the difference
+        sources = score["parts"][: labels.index("Running difference")]
+        at_once = {team: sum(p[team] for p in sources) for team in ("NS", "EW")}
         scored = {"NS": 0, "EW": 0}
         for e in r["history"]:
             if e["type"] == "event" and e["kind"] == "score":

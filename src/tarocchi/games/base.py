@@ -20,8 +20,6 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS, Pack, bits, popcount
 from tarocchi.i18n import Msg
 
-CARDS_TAKEN = Msg("Cards taken")
-
 
 class IllegalAction(ValueError):
     """An action the rules do not allow here; the message names the rule."""
@@ -85,6 +83,11 @@ class ActionDetail:
     cards: int
     points: int | None
     what: str = ""
+
+
+def tricks_note(ns: int, ew: int) -> Msg:
+    """Return the tricks each team won, for a line of a breakdown (no plural to agree)."""
+    return Msg("tricks won: North-South %(ns)d, East-West %(ew)d", ns=ns, ew=ew)
 
 
 def exact(x: float) -> float:
@@ -441,13 +444,11 @@ class TrickGame(Generic[S]):
         ns, ew = take_trick((0, 0), winner, trick[0][0], cards, self.pack.matto)
         return self.pile_points(ns), self.pile_points(ew)
 
-    def tally(self, won: tuple[int, int], events: Sequence[Event], result: Result | None) -> Tally:
-        """Return the running score from public facts: the cards each team has taken and the
-        public events (the final result once the deal is over)."""
-        if result is not None:
-            return Tally(result.ns, result.ew, self.unit, self.how)
-        ns, ew = self.pile_points(won[0]), self.pile_points(won[1])
-        return Tally(ns, ew, self.unit, self.how, (ScoreLine(CARDS_TAKEN, ns, ew),))
+    def tally(self, v: View) -> Tally:
+        """Return the running score from a view's public facts, counted as the end counts: the
+        cards each team has taken, the tricks and the public events (the result's breakdown
+        once the deal is over). Every seat's view gives the same tally."""
+        raise NotImplementedError
 
     def action_detail(self, hand: int, action: int) -> ActionDetail:
         """Describe an action that is not a card, for a seat holding hand."""

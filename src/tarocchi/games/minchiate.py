@@ -22,7 +22,7 @@ docs/rules.md (Minchiate).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tarocchi.cards import SEATS, SUIT_NAMES_EN, bits, mask_of
@@ -35,6 +35,7 @@ from tarocchi.games.base import (
     ScoreLine,
     Tally,
     TrickGame,
+    View,
     follow_reason,
     led_suit,
     shuffled_deal,
@@ -95,7 +96,6 @@ from tarocchi.games.minchiate_deal import card_points as card_points
 from tarocchi.games.minchiate_deal import lost_matto
 from tarocchi.games.minchiate_deal import payback_card as payback_card
 from tarocchi.games.minchiate_ledger import Ledger, describe_diff
-from tarocchi.games.minchiate_notes import END_TOTAL_LABEL
 from tarocchi.games.minchiate_preplay import after_declaration, after_discard, deal
 from tarocchi.games.minchiate_preplay import cut_of as cut_of
 from tarocchi.games.minchiate_preplay import declarable as declarable
@@ -148,8 +148,39 @@ _BYTE_IDS = tuple(
 )
 
 # words of the running score and the declarations (the rest: tarocchi.games.minchiate_notes)
-SCORED_AT_ONCE_LABEL = Msg("Points scored at once")
 RUNNING_DIFFERENCE_LABEL = Msg("Running difference")
+# where the points scored at once came from (rules §2.2-§2.4, §3, §5), in a deal's order
+ROBBED, FACE_UP, FROM_FOLA, DECLARED, CAPTURED = range(5)
+SOURCE_LABELS = (
+    Msg("Robbed by the cutter"),
+    Msg("Dealt face up"),
+    Msg("Taken from the Fola by the dealer"),
+    Msg("Declared versicole"),
+    Msg("Opponents' cards taken in tricks"),
+)
+
+
+def scored_at_once(events: Sequence[Event], dealer: int) -> Iterator[tuple[int, Event]]:
+    """Yield each score event of a deal's public events with where it came from: each
+    follows the note of its own stage (`minchiate_notes.public_events` puts a stage's notes
+    before its scores), the robbing, a card dealt face up, the dealer's Fola, a declaration;
+    after the Fola is shown, the tricks."""
+    source = CAPTURED
+    for e in events:
+        if e.kind == "score":
+            yield source, e
+        elif e.kind in ("rob", "fola", "take") and e.seat == dealer:
+            source = FROM_FOLA
+        elif e.kind == "rob":
+            source = ROBBED
+        elif e.kind == "expose":
+            source = FACE_UP
+        elif e.kind == "declare":
+            source = DECLARED
+        else:
+            source = CAPTURED
+
+
 DONE_LABEL = Msg("Stop declaring: keep the rest of your hand hidden")
 
 
@@ -439,39 +470,31 @@ class Minchiate(TrickGame[State]):
         points = CAPTURE_POINTS[trick[o][1]] + CAPTURE_POINTS[trick[o + 2][1]]
         return (points, 0) if winner & 1 == 0 else (0, points)
 
-    def tally(self, won: tuple[int, int], events: Sequence[Event], result: Result | None) -> Tally:
-        """Return the resti so far, with the points scored at once and the running difference
-        (rules §5), from the public score events."""
-        if result is not None:
-            points = dict(result.extra)
-            return Tally(
-                result.ns,
-                result.ew,
-                self.unit,
-                self.how,
-                (ScoreLine(END_TOTAL_LABEL, points["ns_points"], points["ew_points"]),),
-            )
+    def tally(self, v: View) -> Tally:
+        """Return the resti so far (rules §5), with the points scored at once by where they
+        came from, the running difference, and the end-of-deal count of the cards taken so
+        far; once the deal is over, the result's breakdown."""
+        if v.result is not None:
+            return Tally(v.result.ns, v.result.ew, self.unit, self.how, v.result.lines)
         ledger = Ledger()
-        scored = [0, 0]
-        for e in events:
-            if e.kind == "score" and e.seat is not None:
-                scored[e.seat & 1] += e.value
-                ledger = ledger.score(e.seat & 1, e.value)
-        return Tally(
-            ledger.ns,
-            ledger.ew,
-            self.unit,
-            self.how,
-            (
-                ScoreLine(SCORED_AT_ONCE_LABEL, scored[0], scored[1]),
-                ScoreLine(
-                    RUNNING_DIFFERENCE_LABEL,
-                    max(ledger.diff, 0),
-                    max(-ledger.diff, 0),
-                    describe_diff(ledger.diff),
-                ),
-            ),
-        )
+        sources = [[0, 0] for _ in SOURCE_LABELS]
+        for source, e in scored_at_once(v.events, v.dealer):
+            assert e.seat is not None  # every score during play is a seat's
+            sources[source][e.seat & 1] += e.value
+            ledger = ledger.score(e.seat & 1, e.value)
+        parts = [
+            ScoreLine(label, ns, ew)
+            for label, (ns, ew) in zip(SOURCE_LABELS, sources, strict=True)
+            if ns or ew
+        ]
+        diff = ledger.diff
+        note = describe_diff(diff)
+        parts.append(ScoreLine(RUNNING_DIFFERENCE_LABEL, max(diff, 0), max(-diff, 0), note))
+        tricks = [0, 0]
+        for w in v.winners:
+            tricks[w & 1] += 1
+        parts += notes.ending(v.won, (tricks[0], tricks[1]), None)
+        return Tally(ledger.ns, ledger.ew, self.unit, self.how, tuple(parts))
 
     def action_detail(self, hand: int, action: int) -> ActionDetail:
         """Describe a declaration choice: the versicola, its cards and worth (rules §3)."""

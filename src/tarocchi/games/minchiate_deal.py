@@ -148,11 +148,14 @@ def lost_matto(piles: Sequence[int]) -> tuple[int, int] | None:
     return team, payback_card(pile)
 
 
-def end_points(ns_pile: int, ew_pile: int, last: int) -> tuple[int, int]:
+def end_points(ns_pile: int, ew_pile: int, last: int | None) -> tuple[int, int]:
     """Return the end-of-deal totals (NS, EW) of the final piles (rules §5): card points,
-    captured versicole, one a card over 42, and 10 for the last trick's winner."""
+    captured versicole, one a card over 42, and 10 for the last trick's winner (None: the
+    last trick is still to play)."""
     ns = card_points(ns_pile) + versicole_value(ns_pile) + max(0, ns_pile.bit_count() - CARDS_PAR)
     ew = card_points(ew_pile) + versicole_value(ew_pile) + max(0, ew_pile.bit_count() - CARDS_PAR)
+    if last is None:
+        return ns, ew
     return (ns, ew + LAST_TRICK_BONUS) if last & 1 else (ns + LAST_TRICK_BONUS, ew)
 
 

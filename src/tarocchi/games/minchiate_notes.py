@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from tarocchi.cards import SEATS, TEAMS, Card, mask_of
-from tarocchi.games.base import Event, Result, ScoreLine, winner_of
+from tarocchi.games.base import Event, Result, ScoreLine, tricks_note, winner_of
 from tarocchi.games.minchiate_combos import Combo, combo_base, combo_name, combos, describe
 from tarocchi.games.minchiate_deal import (
     CAPTURE_POINTS,
@@ -36,9 +36,9 @@ from tarocchi.games.minchiate_deal import (
     TRICKS,
     DealInfo,
     Score,
-    Settled,
     State,
     card_points,
+    end_points,
     settle,
 )
 from tarocchi.games.minchiate_ledger import Ledger, convert, describe_diff
@@ -429,7 +429,8 @@ def result(rules: Minchiate, state: State) -> Result:
         lines.append(ScoreLine(PAYBACK_LABEL, 0, 0, payback_text(team, trick_no, card)))
         if CAPTURE_POINTS[card]:
             entries.append(_entry(rules.payback_score(team, card), *end.ledger))
-    lines += _ending(state, end)
+    ew_tricks = len([w for w in state.winners if w & 1])  # (piles move with the Matto)
+    lines += ending(end.piles, (TRICKS - ew_tricks, ew_tricks), state.winners[-1])
     # rules §5: the end totals join the running difference in one step, then round up
     (end_ns, end_ew), final = end.points, end.final
     diff = end.ledger.diff + end_ns - end_ew
@@ -482,25 +483,21 @@ def _ledger(scores: list[Score]) -> tuple[Ledger, list[dict[str, Any]]]:
     return Ledger(diff, ns, ew), entries
 
 
-def _ending(state: State, end: Settled) -> list[ScoreLine]:
-    """Return the lines of the end-of-deal count of the final piles (rules §5): card points,
-    captured versicole, cards over 42, the last trick, the totals."""
-    ns_pile, ew_pile = end.piles
-    ew_tricks = len([w for w in state.winners if w & 1])  # (piles move with the Matto)
+def ending(piles: tuple[int, int], tricks: tuple[int, int], last: int | None) -> list[ScoreLine]:
+    """Return the lines of the end-of-deal count of piles (rules §5): card points, captured
+    versicole, cards over 42, the last trick (won by last; None: not played yet), the totals.
+    The end counts the final piles with it, the running score the cards taken so far."""
+    ns_pile, ew_pile = piles
     card_ns, card_ew = card_points(ns_pile), card_points(ew_pile)
     lines = [
         ScoreLine(
             CARD_POINTS_LABEL,
             card_ns,
             card_ew,
-            Msg(
-                "North-South won %(ns)d tricks, East-West %(ew)d",
-                ns=TRICKS - ew_tricks,
-                ew=ew_tricks,
-            ),
+            tricks_note(tricks[0], tricks[1]),
         )
     ]
-    for team, pile in enumerate((ns_pile, ew_pile)):
+    for team, pile in enumerate(piles):
         found = combos(pile)
         if found:
             v = sum([c.value for c in found])
@@ -513,11 +510,15 @@ def _ending(state: State, end: Settled) -> list[ScoreLine]:
     over_ns, over_ew = max(0, n_ns - CARDS_PAR), max(0, n_ew - CARDS_PAR)
     note = Msg("North-South hold %(ns)d cards, East-West %(ew)d", ns=n_ns, ew=n_ew)
     lines.append(ScoreLine(OVER_42_LABEL, over_ns, over_ew, note))
-    last = state.winners[-1]
-    last_ns = 0 if last & 1 else LAST_TRICK_BONUS
-    note = Msg("won by %(seat)s", seat=SEATS[last])
-    lines.append(ScoreLine(LAST_TRICK_LABEL, last_ns, LAST_TRICK_BONUS - last_ns, note))
-    lines.append(ScoreLine(END_TOTAL_LABEL, *end.points))
+    total_note = ""
+    if last is None:
+        total_note = Msg("so far: the last trick's 10 and the Matto payback come at the end")
+    else:
+        last_ns = 0 if last & 1 else LAST_TRICK_BONUS
+        won_by = Msg("won by %(seat)s", seat=SEATS[last])
+        lines.append(ScoreLine(LAST_TRICK_LABEL, last_ns, LAST_TRICK_BONUS - last_ns, won_by))
+    end_ns, end_ew = end_points(ns_pile, ew_pile, last)
+    lines.append(ScoreLine(END_TOTAL_LABEL, end_ns, end_ew, total_note))
     return lines
 
 

@@ -30,6 +30,7 @@ from tarocchi.games.base import (
     ScoreLine,
     Tally,
     TrickGame,
+    View,
     exact,
     follow_reason,
     follow_rule,
@@ -51,10 +52,9 @@ from tarocchi.games.ottocento_combos import (
     combination_value,
 )
 from tarocchi.games.ottocento_notes import (
-    CARD_POINTS_LABEL,
+    captured_lines,
     card_points_line,
     codes,
-    combos_note,
     declaration_event,
     declaration_extra,
     declaration_line,
@@ -86,7 +86,6 @@ LAST_TRICK_BONUS = 6
 DECLARE_ACTION = PACK.size  # 62
 PASS_ACTION = PACK.size + 1  # 63
 DECIDE_LEGAL = BIT[DECLARE_ACTION] | BIT[PASS_ACTION]
-DECLARATIONS_LABEL = Msg("Declarations")
 PASS_LABEL = Msg("Pass: declare nothing, keep your hand hidden and score no declaration")
 
 MATTO_BIT = BIT[MATTO]
@@ -259,6 +258,21 @@ def settle_matto(owner: int, other: int) -> int:
 
 
 _LAST_TRICK_LINES = last_trick_lines(LAST_TRICK_BONUS)
+
+
+def standing(
+    piles: tuple[int, int],
+    declarations: Sequence[tuple[int, int, int]],
+    scored: tuple[float, float],
+) -> list[ScoreLine]:
+    """Return the lines of what the declarations (seat, cards shown, value) and the piles
+    count (rules §3, §5): each declaration, the piles' card points (scored, counted in pairs)
+    and the combinations each pile makes. The end counts the settled piles with it, the
+    running score the cards taken so far, so the two count alike."""
+    lines = [declaration_line(s, v, shown) for s, shown, v in declarations if shown]
+    lines.append(card_points_line(piles, scored))
+    lines += captured_lines(piles)
+    return lines
 
 
 class Ottocento(TrickGame[State]):
@@ -458,21 +472,12 @@ class Ottocento(TrickGame[State]):
         ns_pile, ew_pile, swept, settled = settle(
             state.piles, dealer, discard, won_ew, owner, taker
         )
-        lines: list[ScoreLine] = []
         declared = [0, 0]
-        for s, shown, value in state.declarations:
-            if shown:
-                declared[s & 1] += value
-                lines.append(declaration_line(s, value, shown))
+        for s, _, value in state.declarations:
+            declared[s & 1] += value
         cp = card_points(ns_pile), card_points(ew_pile)
-        lines.append(card_points_line((TRICKS - won_ew, won_ew), (ns_pile, ew_pile), cp))
-        ns_found, ew_found = analyse(ns_pile), analyse(ew_pile)
-        lines.append(
-            ScoreLine(Msg("Combinations captured by NS"), ns_found.value, 0, combos_note(ns_found))
-        )
-        lines.append(
-            ScoreLine(Msg("Combinations captured by EW"), 0, ew_found.value, combos_note(ew_found))
-        )
+        lines = standing((ns_pile, ew_pile), state.declarations, cp)
+        captured = lines[-2].ns, lines[-1].ew
         last = winners[-1]
         lines.append(_LAST_TRICK_LINES[last])
         lines.append(matto_line(owner, taker, settled, swept))
@@ -484,7 +489,7 @@ class Ottocento(TrickGame[State]):
             ("declarations", tuple(declaration_extra(*d) for d in state.declarations if d[1])),
             ("matto_settlement", PACK.codes[settled] if settled >= 0 else None),
             ("card_points", cp),
-            ("captured", (ns_found.value, ew_found.value)),
+            ("captured", captured),
             ("declared", (declared[0], declared[1])),
         )
         return Result(ns, ew, winner_of(ns, ew), tuple(lines), (ns_pile, ew_pile), extra)
@@ -493,9 +498,9 @@ class Ottocento(TrickGame[State]):
     how = Msg(
         "Cards count in pairs: each pair scores its two values minus 1, so each card counts "
         "its value minus a half and a trick of four cards its values minus 2 (a half shows "
-        "while the Matto's team holds an odd number of cards). Declarations score at once. At "
-        "the end come the combinations each team captured, 6 for the last trick, the discard "
-        "for the dealer's team and the Matto settlement."
+        "while the Matto's team holds an odd number of cards). Declarations score at once, and "
+        "the combinations each team's taken cards make count as they stand. At the end come 6 "
+        "for the last trick, the discard for the dealer's team and the Matto settlement."
     )
 
     def pile_points(self, mask: int) -> float:
@@ -503,25 +508,21 @@ class Ottocento(TrickGame[State]):
         a half; a half is left only while a pile is odd)."""
         return exact((2 * PACK.points_of(mask) - mask.bit_count()) / 2)
 
-    def tally(self, won: tuple[int, int], events: Sequence[Event], result: Result | None) -> Tally:
-        """Return the running score: card points in pairs and the declarations (rules §3, §5)."""
-        if result is not None:
-            return Tally(result.ns, result.ew, self.unit, self.how)
-        declared = [0, 0]
-        for e in events:
-            if e.kind == "declare" and e.seat is not None:
-                declared[e.seat & 1] += e.value
-        cards = self.pile_points(won[0]), self.pile_points(won[1])
-        return Tally(
-            exact(cards[0] + declared[0]),
-            exact(cards[1] + declared[1]),
-            self.unit,
-            self.how,
-            (
-                ScoreLine(CARD_POINTS_LABEL, *cards),
-                ScoreLine(DECLARATIONS_LABEL, declared[0], declared[1]),
-            ),
-        )
+    def tally(self, v: View) -> Tally:
+        """Return the running score as the end counts it (rules §3, §5): the declarations, and
+        the card points and combinations of the cards each team has taken so far; once the
+        deal is over, the result's breakdown."""
+        if v.result is not None:
+            return Tally(v.result.ns, v.result.ew, self.unit, self.how, v.result.lines)
+        won = v.won
+        declarations = [
+            (e.seat, e.cards, e.value)
+            for e in v.events
+            if e.kind == "declare" and e.seat is not None
+        ]
+        parts = standing(won, declarations, (self.pile_points(won[0]), self.pile_points(won[1])))
+        ns = exact(sum(x.ns for x in parts))
+        return Tally(ns, exact(sum(x.ew for x in parts)), self.unit, self.how, tuple(parts))
 
     def action_detail(self, hand: int, action: int) -> ActionDetail:
         """Describe DECLARE (every combination of the hand, rules §3) or PASS."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 
 from tarocchi.cards import SEATS, TEAMS, iter_bits
-from tarocchi.games.base import Event, ScoreLine
+from tarocchi.games.base import Event, ScoreLine, exact
 from tarocchi.games.ottocento_combos import Analysis, Combo, analyse
 from tarocchi.i18n import Msg, joined
 from tarocchi.packs.bolognese import CANONICAL_INDEX, PACK
@@ -43,27 +43,45 @@ def declaration_extra(seat: int, shown: int, value: int) -> tuple[int, int, tupl
     return (seat, value, codes(shown), describe_declaration(shown))
 
 
-def card_points_line(
-    won: tuple[int, int], piles: tuple[int, int], scored: tuple[int, int]
-) -> ScoreLine:
-    """Return the card points line: the tricks each team won, its pile and the points it
-    scores (rules §1: counted in pairs, each pair scores its two values minus one)."""
-    return ScoreLine(
-        CARD_POINTS_LABEL,
-        scored[0],
-        scored[1],
+def card_points_line(piles: tuple[int, int], scored: tuple[float, float]) -> ScoreLine:
+    """Return the card points line: what each team's pile scores, the pair counting told
+    with the pile's own numbers (rules §1: each pair scores its two values minus 1)."""
+    sides = [
         Msg(
-            "NS took %(ns_tricks)d tricks and hold %(ns_cards)d cards worth %(ns_points)d; "
-            "EW took %(ew_tricks)d tricks and hold %(ew_cards)d cards worth %(ew_points)d; "
-            "each pair of cards scores its two values minus 1",
-            ns_tricks=won[0],
-            ns_cards=piles[0].bit_count(),
-            ns_points=PACK.points_of(piles[0]),
-            ew_tricks=won[1],
-            ew_cards=piles[1].bit_count(),
-            ew_points=PACK.points_of(piles[1]),
-        ),
+            "%(team)s: %(cards)d cards worth %(points)d, minus 1 a pair: "
+            "%(points)d − %(pairs)s = %(score)s",
+            team=TEAMS[t],
+            cards=pile.bit_count(),
+            points=PACK.points_of(pile),
+            pairs=exact(pile.bit_count() / 2),
+            score=exact(scored[t]),
+        )
+        for t, pile in enumerate(piles)
+    ]
+    note = Msg(
+        "each pair of cards scores its two values minus 1: %(ns)s; %(ew)s",
+        ns=sides[0],
+        ew=sides[1],
     )
+    if piles[0].bit_count() & 1:  # (the two piles are odd together)
+        # rules §5: piles are even once the Matto is settled; before, one may be odd
+        note = Msg("%(note)s (%(half)s)", note=note, half=HALF_NOTE)
+    return ScoreLine(CARD_POINTS_LABEL, scored[0], scored[1], note)
+
+
+HALF_NOTE = Msg("an odd card counts its value minus a half until the Matto is settled")
+
+
+def captured_lines(piles: tuple[int, int]) -> tuple[ScoreLine, ScoreLine]:
+    """Return the lines of the combinations each team's pile makes (rules §3, §5)."""
+    ns_found, ew_found = analyse(piles[0]), analyse(piles[1])
+    return (
+        ScoreLine(CAPTURED_LABELS[0], ns_found.value, 0, combos_note(ns_found)),
+        ScoreLine(CAPTURED_LABELS[1], 0, ew_found.value, combos_note(ew_found)),
+    )
+
+
+CAPTURED_LABELS = Msg("Combinations captured by NS"), Msg("Combinations captured by EW")
 
 
 def last_trick_lines(bonus: int) -> tuple[ScoreLine, ...]:

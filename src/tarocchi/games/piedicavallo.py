@@ -15,18 +15,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
-from tarocchi.cards import BIT, SEATS, iter_bits, popcount, team_of
+from tarocchi.cards import BIT, SEATS, TEAMS, iter_bits, popcount, team_of
 from tarocchi.games.base import (
     Event,
     IllegalAction,
     Result,
     ScoreLine,
+    Tally,
     TrickGame,
+    View,
     follow_reason,
     follow_rule,
     led_masks,
     led_suit,
     take_trick,
+    tricks_note,
     winner_of,
 )
 from tarocchi.i18n import Msg, joined, nmsg
@@ -151,6 +154,26 @@ def discard_note(dealer: int, discard: int) -> Msg:
         dealer=SEATS[dealer],
         cards=joined([PACK.cards[c] for c in iter_bits(discard)]),
     )
+
+
+DISCARD_LABEL = Msg("The discard")
+
+
+def held_lines(
+    piles: Sequence[int], tricks: Sequence[int]
+) -> tuple[tuple[ScoreLine, ...], tuple[int, int]]:
+    """Return what the cards each team has taken count (rules §4), as lines and (NS, EW)
+    points: the cards won in its tricks (tricks won by each), and the Matto for its own
+    player's team. The end counts the piles of the whole deal with it, the running score
+    the cards taken so far."""
+    taken = [PACK.points_of(p & ~MATTO_BIT) for p in piles]
+    matto = [PACK.points[MATTO] * bool(p & MATTO_BIT) for p in piles]
+    note = tricks_note(tricks[0], tricks[1])
+    lines = (
+        ScoreLine(Msg("Cards won in tricks"), taken[0], taken[1], note),
+        ScoreLine(Msg("The Matto"), matto[0], matto[1]),
+    )
+    return lines, (taken[0] + matto[0], taken[1] + matto[1])
 
 
 class Piedicavallo(TrickGame[State]):
@@ -288,6 +311,26 @@ class Piedicavallo(TrickGame[State]):
         "won no trick gives up its Matto and discard."
     )
 
+    def tally(self, v: View) -> Tally:
+        """Return the running score as the end counts it (rules §4): the cards each team has
+        taken and the Matto, and whose the hidden discard will be; once the deal is over, the
+        result's breakdown."""
+        if v.result is not None:
+            return Tally(v.result.ns, v.result.ew, self.unit, self.how, v.result.lines)
+        tricks = [0, 0]
+        for w in v.winners:
+            tricks[w & 1] += 1
+        parts, (ns, ew) = held_lines(v.won, tricks)
+        if v.phase != PHASE_NAMES[DISCARD]:
+            # rules §4: the discard stays hidden until the end, for the dealer's team
+            note = Msg(
+                "%(dealer)s's two cards laid aside face down count at the end for %(team)s",
+                dealer=SEATS[v.dealer],
+                team=TEAMS[v.dealer & 1],
+            )
+            parts += (ScoreLine(DISCARD_LABEL, 0, 0, note),)
+        return Tally(ns, ew, self.unit, self.how, parts)
+
     def result(self, state: State) -> Result:
         """Score a finished deal (rules §4): card points, the Matto, the discard, the sweep."""
         if state.phase != OVER:
@@ -297,24 +340,14 @@ class Piedicavallo(TrickGame[State]):
             tricks[w & 1] += 1
         dealer_team = team_of(state.dealer)
         piles = list(state.piles)
-        taken = [PACK.points_of(p & ~MATTO_BIT) for p in piles]
-        matto = [PACK.points[MATTO] * bool(p & MATTO_BIT) for p in piles]
+        held_part, taken = held_lines(state.piles, tricks)
+        lines = list(held_part)
         disc = [0, 0]
         disc[dealer_team] = PACK.points_of(state.discard)
         piles[dealer_team] |= state.discard
-        lines = [
-            ScoreLine(
-                Msg("Cards won in tricks"),
-                taken[0],
-                taken[1],
-                Msg("%(ns)d-%(ew)d tricks", ns=tricks[0], ew=tricks[1]),
-            ),
-            ScoreLine(Msg("The Matto"), matto[0], matto[1]),
-            ScoreLine(
-                Msg("The discard"), disc[0], disc[1], discard_note(state.dealer, state.discard)
-            ),
-        ]
-        held = [taken[t] + matto[t] + disc[t] for t in (0, 1)]
+        note = discard_note(state.dealer, state.discard)
+        lines.append(ScoreLine(DISCARD_LABEL, disc[0], disc[1], note))
+        held = taken[0] + disc[0], taken[1] + disc[1]
         totals = final(held[0], held[1], tricks)
         for t in (0, 1):
             if tricks[t] == 0:

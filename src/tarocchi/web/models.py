@@ -168,7 +168,8 @@ class ScorePart(Open):
 
 
 class Score(Open):
-    """The running score: each team's total so far, its unit, how it is counted."""
+    """The running score, counted as the end counts on the cards taken so far: each team's
+    total, its unit, how it is counted and its parts (the result's breakdown at the end)."""
 
     NS: int | float
     EW: int | float

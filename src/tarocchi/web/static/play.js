@@ -251,7 +251,14 @@ function renderScore(view) {
     const row = document.createElement("tr");
     const th = document.createElement("th");
     th.scope = "row";
-    th.textContent = p.note ? `${p.label} (${p.note})` : p.label;
+    th.textContent = p.label;
+    if (p.note) {
+      // what the part counts, in the deal's own numbers (the combinations, the pair counting)
+      const note = document.createElement("span");
+      note.className = "part-note";
+      note.textContent = p.note;
+      th.append(note);
+    }
     row.append(th);
     for (const v of [p.NS, p.EW]) row.insertCell().textContent = v;
     return row;
