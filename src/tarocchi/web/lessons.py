@@ -318,7 +318,7 @@ OTTOCENTO = Lesson("ottocento", 18, (
         "The result shows the count."))),
 ))  # fmt: skip
 
-MINCHIATE = Lesson("minchiate", 41, (
+MINCHIATE = Lesson("minchiate", 295, (
     Step("pack", first_decision(lambda v: Msg(
         "Minchiate is played with the Florentine pack of 97 cards: four suits, 40 trumps and "
         "the Matto. The trumps, marked in your hand, beat every suit card."), trumps_in_hand)),

@@ -46,6 +46,7 @@ function say(pos) {
   at = pos;
   markRead(step.key);
   el("lesson-text").textContent = step.text;
+  el("lesson").dataset.step = step.key;
   el("lesson-next").hidden = pos >= queue.length - 1;
   mark(step.cards);
   if (step.key === "end") {
