@@ -10,6 +10,7 @@ const read = { id: null, keys: new Set() };
 let queue = []; // the steps that hold now and are not read yet, first to say first
 let at = 0; // the position in the queue of the step said
 let asked = 0; // the number of the latest request: an older answer is dropped
+let told = 0;
 
 function readKey() {
   return `tarocchi-learn-read-${GAME}`;
@@ -71,6 +72,7 @@ async function explain(view) {
   if (!queue.length) queue = data.steps.filter((s) => s.again).slice(-1);
   if (queue.length) say(0);
   else mark([]);
+  el("lesson").dataset.told = String(++told); // views explained (the tests wait on it)
 }
 
 // A first visit to a game's play page offers its guided deal, once (a deal saved before
