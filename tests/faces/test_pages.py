@@ -129,7 +129,7 @@ def route_exists(client: TestClient, link: str, page: Page) -> bool:
         return client.get(link).status_code == 200
     if m := re.fullmatch(r"/traditions/([a-z-]+)", link):
         return m[1] in content.TRADITIONS
-    if m := re.fullmatch(r"/(rules|play)/([a-z]+)", link):
+    if m := re.fullmatch(r"/(rules|play|learn)/([a-z]+)", link):
         return m[2] in content.GAMES
     if m := re.fullmatch(r"/cards/([a-z]+)/([A-Z0-9-]+)\.svg(?:\?lang=[a-z]+)?", link):
         return m[1] in content.GAMES and m[2] in content.pack_of(m[1]).codes
@@ -172,6 +172,7 @@ def test_home_lists_traditions_games_and_difficulties(client: TestClient) -> Non
         assert game.difficulty in page.text
         assert f"/rules/{game.slug}" in page.links
         assert f"/play/{game.slug}" in page.links
+        assert f"/learn/{game.slug}" in page.links  # its guided deal
     assert "partner is the AI sitting opposite you" in page.text
 
 
@@ -197,6 +198,7 @@ def test_tradition_page_facts(client: TestClient, slug: str) -> None:
     for game in tradition.games:
         assert f"/rules/{game}" in page.links
         assert f"/play/{game}" in page.links
+        assert f"/learn/{game}" in page.links
     # sample cards: real codes of the pack, alt text = the pack's English name
     pack = content.pack_of(tradition.games[0])
     samples = [img for img in page.images if "/cards/" in img["src"]]
@@ -249,6 +251,7 @@ def test_rules_page_content(client: TestClient, game: str) -> None:
     for fact in KEY_RULES[game]:
         assert fact in text, fact
     assert page.links.count(f"/play/{game}") >= 2  # the "Play this game" buttons
+    assert page.links.count(f"/learn/{game}") >= 2  # and the guided deal beside them
     assert "Play this game" in text
     for term, definition in content.glossary(game):
         assert term in text and definition in text

@@ -30,6 +30,9 @@ from tarocchi.games import GAMES, game
 from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, nmsg, translator
 from tarocchi.web.api import Games, make_router, prepare_worker
 from tarocchi.web.lang import language, render
+from tarocchi.web.lessons import LESSONS, Lesson
+from tarocchi.web.lessons import LEVEL as LESSON_LEVEL
+from tarocchi.web.lessons import make_router as lesson_routes
 from tarocchi.web.middleware import SECURITY_HEADERS, BodyLimit, Door, Head, Headers
 from tarocchi.web.models import Health, Pack, Readiness, errors_for
 from tarocchi.web.pages import router as pages_router
@@ -175,6 +178,7 @@ def create_app(
         review_routes(lambda request: request.app.state.games,
                       lambda request: request.app.state.reviewer)
     )  # fmt: skip
+    app.include_router(lesson_routes(lambda request: request.app.state.games))
     app.include_router(pages_router)
     add_routes(app)
     return app
@@ -284,11 +288,12 @@ def add_routes(app: FastAPI) -> None:
     @app.get("/play/{game_name}", response_class=HTMLResponse, include_in_schema=False)
     async def play_page(game_name: str, request: Request) -> Response:
         """The play page of a game: a table, your hand, and the deal driven by the API."""
-        if game_name not in GAMES:
-            raise HTTPException(404, Msg("no such game"))
-        rules = game(game_name)
-        return render(request, "play.html", {"game": game_name, "title": rules.title,
-                      "index_height": INDEX_HEIGHT, "index_width": INDEX_WIDTH})  # fmt: skip
+        return table_page(request, game_name, None)
+
+    @app.get("/learn/{game_name}", response_class=HTMLResponse, include_in_schema=False)
+    async def learn_page(game_name: str, request: Request) -> Response:
+        """The guided deal of a game: the play page on the lesson's cards, explained."""
+        return table_page(request, game_name, LESSONS.get(game_name))
 
     svg = {"content": {"image/svg+xml": {"schema": {"type": "string"}}},
            "description": "The card as an SVG image"}  # fmt: skip
@@ -331,3 +336,13 @@ def add_routes(app: FastAPI) -> None:
                 for c in rules.pack.cards
             ],
         }  # fmt: skip
+
+
+def table_page(request: Request, game_name: str, lesson: Lesson | None) -> Response:
+    """Render the table of a game, for a real deal or (with a lesson) the guided one."""
+    if game_name not in GAMES:
+        raise HTTPException(404, Msg("no such game"))
+    rules = game(game_name)
+    return render(request, "play.html", {"game": game_name, "title": rules.title,
+                  "index_height": INDEX_HEIGHT, "index_width": INDEX_WIDTH,
+                  "lesson": lesson, "lesson_level": LESSON_LEVEL})  # fmt: skip

@@ -248,6 +248,18 @@ class Hints(BaseModel):
     suggestions: list[Suggestion]
 
 
+class LessonStep(BaseModel):
+    key: str = Field(description="which step of the guided deal (pack, follow, trump...)")
+    text: str
+    cards: list[str] = Field(description="the codes of the cards it talks about")
+    again: bool = Field(description="said again at each decision it explains, once read")
+
+
+class Lesson(BaseModel):
+    version: int
+    steps: list[LessonStep]
+
+
 class Record(Open):
     """A deal record (the format of `tarocchi replay`)."""
 

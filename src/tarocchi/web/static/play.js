@@ -16,6 +16,9 @@ const SHOWN_WHY = {
   declare: _("declared"), rob: _("robbed"), expose: _("dealt face up"), take: _("from the Fola"),
   fola: _("from the Fola"),
 };
+// the guided deal (/learn/<game>): its seed and AI level, kept apart from the real deals
+const LESSON = root.dataset.lesson;
+const SAVED = `tarocchi-${LESSON === undefined ? "" : "learn-"}${GAME}`;
 
 // history: every entry the log has told (a reload's history, then each answer's events)
 const state = { version: 0, view: null, busy: false, history: [] };
@@ -47,7 +50,7 @@ function setPrompt(text, kind = "") {
 }
 
 function save() {
-  localStorage.setItem(`tarocchi-${GAME}`, JSON.stringify({ id: session.id, token: session.token }));
+  localStorage.setItem(SAVED, JSON.stringify({ id: session.id, token: session.token }));
 }
 
 // -- the log: the deal in play order, from the view's history and each answer's events --------
@@ -119,6 +122,8 @@ function render(view) {
     openEnd(view);
     showAiLine(view);
   }
+  // the guided deal (learn.js) explains what this view shows
+  root.dispatchEvent(new CustomEvent("tarocchi-view", { detail: view }));
 }
 
 // The cards a seat has shown, each by its corner and named with why (the last event that
@@ -403,8 +408,9 @@ async function newDeal(seed) {
   setBusy(true);
   setPrompt(_("Shuffling…"));
   try {
-    const body = { game: GAME, level: el("level").value };
-    if (seed !== undefined) body.seed = seed;
+    const body = LESSON === undefined ? { game: GAME, level: el("level").value }
+      : { game: GAME, level: root.dataset.lessonLevel, seed: Number(LESSON) };
+    if (seed !== undefined && LESSON === undefined) body.seed = seed;
     const data = await api("POST", "/api/games", body);
     session.id = data.id;
     session.token = data.token;
@@ -579,7 +585,7 @@ async function start() {
   const cards = await api("GET", `/api/packs/${GAME}`);
   for (const c of cards.cards) pack[c.code] = c;
 
-  const saved = JSON.parse(localStorage.getItem(`tarocchi-${GAME}`) || "null");
+  const saved = JSON.parse(localStorage.getItem(SAVED) || "null");
   const fresh = new URLSearchParams(location.search).has("new");
   if (saved && !fresh) {
     session.id = saved.id;
