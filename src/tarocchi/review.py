@@ -530,7 +530,7 @@ def ai_from_json(data: dict[str, Any]) -> AiLine:
 
 def _thresholds(game_name: str) -> dict[str, float]:
     t = THRESHOLDS[game_name]
-    return {"inaccuracy": t.inaccuracy, "mistake": t.mistake, "blunder": t.blunder, "sure": SURE}
+    return {"inaccuracy": t.inaccuracy, "mistake": t.mistake, "blunder": t.blunder}
 
 
 def from_json(data: dict[str, Any]) -> Review:
