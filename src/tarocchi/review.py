@@ -228,6 +228,7 @@ class Plan:
     states: tuple[Any, ...]  # before each action, then the end
     mine: tuple[int, ...]  # the places in the record of the seat's decisions
     salt: int = 0  # 0: the Hint's seeds; another: independent ones (`valuate`)
+    factor: float = 1.0  # times the valuation's playouts (1: the Hint's)
 
     @property
     def total(self) -> int:
@@ -240,9 +241,11 @@ class Plan:
         return self.rules.result(self.states[-1]).margin(team_of(self.seat))
 
 
-def plan(record: dict[str, Any], seat: int = 0, level: str = SEARCH, salt: int = 0) -> Plan:
-    """Replay a record for a review of a seat, the AI of `level` to replay the seat (salt:
-    the valuation's, 0 for the Hint's own seeds).
+def plan(
+    record: dict[str, Any], seat: int = 0, level: str = SEARCH, salt: int = 0, factor: float = 1.0
+) -> Plan:
+    """Replay a record for a review of a seat, the AI of `level` to replay the seat (salt and
+    factor: the valuation's, 0 and 1 for the Hint's own seeds and playouts).
 
     Raises RecordError (naming the first bad action) for a record that does not replay,
     ValueError for a bad seat or level."""
@@ -259,14 +262,14 @@ def plan(record: dict[str, Any], seat: int = 0, level: str = SEARCH, salt: int =
     for a in actions:
         states.append(rules.apply(states[-1], a))
     mine = tuple(i for i, s in enumerate(states[:-1]) if s.to_move == seat)
-    return Plan(rules, seed, seat, level, tuple(names), actions, tuple(states), mine, salt)
+    return Plan(rules, seed, seat, level, tuple(names), actions, tuple(states), mine, salt, factor)
 
 
 def value(p: Plan, k: int) -> Decision:
     """Value the seat's k-th decision (0-based) of a planned review."""
     i = p.mine[k]
     made = p.rules.action_code(p.actions[i])
-    return replace(decide(p.rules, p.states[i], made, p.salt), index=i)
+    return replace(decide(p.rules, p.states[i], made, p.salt, p.factor), index=i)
 
 
 def assemble(p: Plan, decisions: Sequence[Decision], ai: AiLine | None) -> Review:

@@ -23,18 +23,19 @@ FINE = frozenset({"best", "good"})
 BAD = frozenset({"mistake", "blunder"})
 
 
-def stability(game_name: str, deals: int, salt: int = 1) -> dict[str, Any]:
+def stability(game_name: str, deals: int, salt: int = 1, factor: float = 1.0) -> dict[str, Any]:
     """Return the share of South's decisions (with a real choice) in `deals` seeded deals
     whose mark is the same when valued with the Hint's seeds and with `salt`'s, the share
     that moves between {best, good} and {mistake, blunder}, each review's marks counted,
-    and the CPU seconds per decision valued."""
+    and the CPU seconds per decision valued (factor: times the valuation's playouts)."""
     same = moved = total = 0
     marks: Counter[str] = Counter()
     other: Counter[str] = Counter()
     cpu = time.process_time()
     for i in range(deals):
         record = make_record(play_deal(game_name, FIRST_SEED + i, ["heuristic"] * 4))
-        first, second = plan(record, 0, "heuristic"), plan(record, 0, "heuristic", salt)
+        first = plan(record, 0, "heuristic", 0, factor)
+        second = plan(record, 0, "heuristic", salt, factor)
         for k in range(first.total):
             a, b = value(first, k), value(second, k)
             if a.kind == "forced":

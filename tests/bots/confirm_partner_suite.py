@@ -1,6 +1,10 @@
 """Value the partner suites' wrong moves with a long fair search (run by hand, once).
 
     .venv/bin/python -m tests.bots.confirm_partner_suite [GAME ...]
+    .venv/bin/python -m tests.bots.confirm_partner_suite GAME --part K/N   # then --merge
+
+(With --part, the positions K, K+N, ... of one game are valued and kept in a file beside
+the suite, so that N processes share a game; --merge stores them all in the suite.)
 
 The suites (tests/data/partner_<game>.json) name each position's acceptable moves by a
 partnership rule and an oracle check that sees every card. Whether a move the rule calls
@@ -18,6 +22,8 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
 from tarocchi.games import game
 from tarocchi.review import decide
@@ -27,23 +33,60 @@ LONG = 10  # times the review's playouts
 SALT = 10  # the long search's own seeds
 
 
-def confirm(name: str) -> None:
-    """Store every position's long costs in the game's suite."""
+def costs(name: str, pos: dict[str, Any]) -> dict[str, float | None]:
+    """Return the long search's cost of each wrong move of a position."""
     rules = game(name)
+    state = position(name, pos)
+    legal = [rules.action_code(a) for a in rules.legal_actions(state)]
+    wrong = [c for c in legal if c not in pos["acceptable"]]
+    d = decide(rules, state, wrong[0], SALT, LONG)
+    return {code: d.cost_of(code) for code in wrong}
+
+
+def part_path(name: str, k: int, n: int) -> Path:
+    """Return the file of one part's costs."""
+    return DATA / f"partner_{name}.long-{k}-of-{n}.json"
+
+
+def confirm(name: str, k: int = 0, n: int = 1) -> None:
+    """Value the positions k, k + n, ... of a game's suite: store their long costs in the
+    suite (n == 1), or in the part's file."""
     path = DATA / f"partner_{name}.json"
     data = json.loads(path.read_text())
     start = time.process_time()
-    for pos in data["positions"]:
-        state = position(name, pos)
-        legal = [rules.action_code(a) for a in rules.legal_actions(state)]
-        wrong = [c for c in legal if c not in pos["acceptable"]]
-        d = decide(rules, state, wrong[0], SALT, LONG)
-        pos["long_costs"] = {code: d.cost_of(code) for code in wrong}
+    found = {i: costs(name, pos) for i, pos in enumerate(data["positions"]) if i % n == k}
+    if n > 1:
+        part_path(name, k, n).write_text(json.dumps(found))
+    else:
+        store(name, data, found)
+    print(f"{name} {k}/{n}: {len(found)} positions, {time.process_time() - start:.0f} s")
+
+
+def store(name: str, data: dict[str, Any], found: dict[int, dict[str, float | None]]) -> None:
+    """Write the long costs of every position into the game's suite."""
+    for i, pos in enumerate(data["positions"]):
+        pos["long_costs"] = found[i]
     data["long_search"] = {"playouts": f"{LONG} times the review's", "salt": SALT}
-    path.write_text(json.dumps(data, indent=1) + "\n")
-    print(f"{name}: {len(data['positions'])} positions, {time.process_time() - start:.0f} s")
+    (DATA / f"partner_{name}.json").write_text(json.dumps(data, indent=1) + "\n")
+
+
+def merge(name: str) -> None:
+    """Store the parts' costs in the suite and remove the parts' files."""
+    data = json.loads((DATA / f"partner_{name}.json").read_text())
+    parts = sorted(DATA.glob(f"partner_{name}.long-*.json"))
+    found = {int(i): c for p in parts for i, c in json.loads(p.read_text()).items()}
+    store(name, data, found)
+    for p in parts:
+        p.unlink()
 
 
 if __name__ == "__main__":
-    for game_name in sys.argv[1:] or GAMES:
-        confirm(game_name)
+    args = sys.argv[1:]
+    if "--merge" in args:
+        merge(args[0])
+    elif "--part" in args:
+        k, n = (int(x) for x in args[args.index("--part") + 1].split("/"))
+        confirm(args[0], k, n)
+    else:
+        for game_name in args or GAMES:
+            confirm(game_name)
