@@ -3,8 +3,9 @@
     .venv/bin/python -m tests.bots.confirm_partner_suite [GAME ...]
     .venv/bin/python -m tests.bots.confirm_partner_suite GAME --part K/N   # then --merge
 
-(With --part, the positions K, K+N, ... of one game are valued and kept in a file beside
-the suite, so that N processes share a game; --merge stores them all in the suite.)
+(With --part, the K-th of every N positions, in a fixed shuffled order, of one game are
+valued and kept, one a line as each is valued, in a file beside the suite, so that N
+processes share a game; --merge stores them in the suite.)
 
 The suites (tests/data/partner_<game>.json) name each position's acceptable moves by a
 partnership rule and an oracle check that sees every card. Whether a move the rule calls
@@ -20,6 +21,7 @@ blunder).
 from __future__ import annotations
 
 import json
+import random
 import sys
 import time
 from pathlib import Path
@@ -44,28 +46,36 @@ def costs(name: str, pos: dict[str, Any]) -> dict[str, float | None]:
 
 
 def part_path(name: str, k: int, n: int) -> Path:
-    """Return the file of one part's costs."""
-    return DATA / f"partner_{name}.long-{k}-of-{n}.json"
+    """Return the file of one part's costs (one position a line, as each is valued)."""
+    return DATA / f"partner_{name}.long-{k}-of-{n}.jsonl"
 
 
 def confirm(name: str, k: int = 0, n: int = 1) -> None:
-    """Value the positions k, k + n, ... of a game's suite: store their long costs in the
-    suite (n == 1), or in the part's file."""
+    """Value the k-th of every n positions of a game's suite (in a fixed shuffled order,
+    the themes mixed): store their long costs in the
+    suite (n == 1), or line by line in the part's file."""
     path = DATA / f"partner_{name}.json"
     data = json.loads(path.read_text())
     start = time.process_time()
-    found = {i: costs(name, pos) for i, pos in enumerate(data["positions"]) if i % n == k}
-    if n > 1:
-        part_path(name, k, n).write_text(json.dumps(found))
-    else:
+    found = {}
+    order = list(range(len(data["positions"])))
+    random.Random(0).shuffle(order)  # the themes mixed: a part cut short covers them all
+    for j, i in enumerate(order):
+        if j % n == k:
+            found[i] = costs(name, data["positions"][i])
+            if n > 1:
+                with part_path(name, k, n).open("a") as out:
+                    out.write(json.dumps([i, found[i]]) + "\n")
+    if n == 1:
         store(name, data, found)
     print(f"{name} {k}/{n}: {len(found)} positions, {time.process_time() - start:.0f} s")
 
 
 def store(name: str, data: dict[str, Any], found: dict[int, dict[str, float | None]]) -> None:
-    """Write the long costs of every position into the game's suite."""
+    """Write the long costs of the positions valued into the game's suite."""
     for i, pos in enumerate(data["positions"]):
-        pos["long_costs"] = found[i]
+        if i in found:
+            pos["long_costs"] = found[i]
     data["long_search"] = {"playouts": f"{LONG} times the review's", "salt": SALT}
     (DATA / f"partner_{name}.json").write_text(json.dumps(data, indent=1) + "\n")
 
@@ -73,8 +83,12 @@ def store(name: str, data: dict[str, Any], found: dict[int, dict[str, float | No
 def merge(name: str) -> None:
     """Store the parts' costs in the suite and remove the parts' files."""
     data = json.loads((DATA / f"partner_{name}.json").read_text())
-    parts = sorted(DATA.glob(f"partner_{name}.long-*.json"))
-    found = {int(i): c for p in parts for i, c in json.loads(p.read_text()).items()}
+    parts = sorted(DATA.glob(f"partner_{name}.long-*.jsonl"))
+    found = {}
+    for p in parts:
+        for line in p.read_text().splitlines():
+            i, c = json.loads(line)
+            found[i] = c
     store(name, data, found)
     for p in parts:
         p.unlink()
