@@ -57,14 +57,18 @@ def confirm(name: str, k: int = 0, n: int = 1) -> None:
     path = DATA / f"partner_{name}.json"
     data = json.loads(path.read_text())
     start = time.process_time()
+    part = part_path(name, k, n)
+    done = (
+        {json.loads(line)[0] for line in part.read_text().splitlines()} if part.exists() else set()
+    )
     found = {}
     order = list(range(len(data["positions"])))
     random.Random(0).shuffle(order)  # the themes mixed: a part cut short covers them all
     for j, i in enumerate(order):
-        if j % n == k:
+        if j % n == k and i not in done:  # a part stopped goes on where it stood
             found[i] = costs(name, data["positions"][i])
             if n > 1:
-                with part_path(name, k, n).open("a") as out:
+                with part.open("a") as out:
                     out.write(json.dumps([i, found[i]]) + "\n")
     if n == 1:
         store(name, data, found)

@@ -235,7 +235,7 @@ def test_clearly_wrong_moves_are_marked_mistakes(name: str) -> None:
     mistake = THRESHOLDS[name].mistake
     marks = []
     for pos in load(name):
-        clear = [c for c, cost in pos["long_costs"].items() if cost > mistake]
+        clear = [c for c, cost in pos.get("long_costs", {}).items() if cost > mistake]
         if not clear:
             continue
         d = decide(rules, position(name, pos), clear[0])
