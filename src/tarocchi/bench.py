@@ -105,17 +105,21 @@ def review_seconds(game_name: str, deals: int) -> dict[str, float]:
     """Review South's play in `deals` seeded deals the heuristic bots play, the AI in South's
     seat the hard level; return the p50/p95 of a whole review's time on one core (the
     process's CPU time: a shared machine's other work does not count) and of its first
-    decision's, and the p95 of the wall-clock time. The compiled playouts are loaded first,
-    as a server's workers have them."""
+    decision's, and the p95 of the wall-clock time; and the p50/p95 of a hint's time at each
+    of South's decisions in the first three deals (the same valuation, without the review's
+    hindsight). The compiled playouts are loaded first, as a server's workers have them."""
+    from tarocchi.bots.hints import suggest
     from tarocchi.match import play_deal
     from tarocchi.record import make_record
-    from tarocchi.review import review
+    from tarocchi.review import plan, review
+    from tarocchi.views import view
 
     warm_up(game(game_name))
     whole: list[float] = []
     first: list[float] = []
     wall: list[float] = []
     stamps: list[float] = []  # when each decision's values came
+    hints: list[float] = []
     for i in range(deals):
         record = make_record(play_deal(game_name, 30_000 + i, ["heuristic"] * 4))
         stamps.clear()
@@ -124,8 +128,15 @@ def review_seconds(game_name: str, deals: int) -> dict[str, float]:
         whole.append(time.process_time() - cpu)
         wall.append(time.perf_counter() - start)
         first.append(stamps[0] - cpu)
+        if i < 3:
+            p = plan(record, 0, "heuristic")
+            for at in p.mine:
+                cpu = time.process_time()
+                suggest(view(p.states[at], 0))
+                hints.append(time.process_time() - cpu)
     # statistics.quantiles needs two points: one deal stands for every percentile
     return {
+        **percentiles("hint_s", hints * 2, 50, 95),
         **percentiles("review_s", whole * 2, 50, 95),
         **percentiles("review_first_s", first * 2, 50, 95),
         **percentiles("review_wall_s", wall * 2, 95),

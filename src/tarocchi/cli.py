@@ -99,6 +99,9 @@ COMMANDS: dict[str, tuple[str, tuple[Option, ...]]] = {
         opt("--ai-seconds", type=float, default=20.0, help="time per search level's timing"),
         opt("--review-deals", type=int, default=10, metavar="N",
             help="time the review of South's play in N seeded deals (0: skip)"),
+        opt("--review-stability", type=int, default=0, metavar="N",
+            help="review South's play in N seeded deals twice, with independent seeds, and "
+            "report how often the marks agree"),
         opt("--load", type=int, default=0, metavar="CLIENTS",
             help="also run CLIENTS scripted web players against a real `tarocchi serve`"),
         opt("--servers", type=int, default=1, help="`tarocchi serve` processes for --load"),
@@ -203,6 +206,10 @@ def run(args: argparse.Namespace) -> int:
         from tarocchi.bench import run as run_bench
 
         report = run_bench(args.game, args.seconds, args.ai_seconds, args.review_deals)
+        if args.review_stability:
+            from tarocchi.stability import stability
+
+            report.update(stability(args.game, args.review_stability))
         if args.load:
             report["web"] = load_bench(args)
         print(

@@ -3,22 +3,22 @@
 `review(record, seat)` re-plays a deal record (refusing a tampered one, as `tarocchi
 replay` does) and values every decision of the seat twice, never mixing the two:
 
-- fair: the hard level's search from the seat's view at that moment (so it never reads
-  a card the seat could not see), every legal choice searched on the same sampled deals
-  (so the differences between choices are paired), the playout cap raised (`PLAYOUTS`),
-  the clock lifted, seeded by the deal, the seat and the decision, so the same record
-  always gives the same review;
+- fair: the valuation the Hint shows (`tarocchi.bots.valuation.valuate`), one function of
+  the seat's view at that moment (so it never reads a card the seat could not see and it
+  gives the values, order and best choice the Hint gave there): every legal choice of
+  every phase valued on the same sampled deals, each with the standard error of its
+  difference from the best (its spread);
 - hindsight: the oracle, which sees every card (trick play only).
 
-A choice's cost is the best choice's fair value minus its own (never below 0), in the
-game's unit (card points; Ottocento's points; Minchiate's resti, smoothed by the point
-lead as the search counts them); the best choice is the one the search itself would
-make, so it costs 0. Costs are marked by per-game thresholds (`THRESHOLDS`); a single
-legal choice is "forced"; decisions the search leaves to the heuristic bot
-(declarations, Minchiate's discards) are ranked as hints are, without values or marks.
-Beside the decisions: the graph of the seat's estimated final margin at each of its
-turns, the key moments (the costliest decisions, with the hint's reasons), the
-accuracy, and the AI of a level in the seat on the same cards (`ai_line`).
+The best choice is the highest valued, listed first; a choice's cost is the best's fair
+value minus its own, in the game's unit (card points; Ottocento's points; Minchiate's
+resti, smoothed by the point lead as the search counts them). A cost is marked by per-game
+thresholds (`THRESHOLDS`) only where the search is sure (`mark_of`): by the cost less
+twice its spread (`SURE`), under half the first threshold a tie ("best"); a cost past the
+first threshold whose lower bound is not is "close". A single legal choice is "forced".
+Beside the decisions: the graph of the seat's estimated final margin at each of its turns,
+the key moments (the costliest decisions, with the hint's reasons), the accuracy, and the
+AI of a level in the seat on the same cards (`ai_line`).
 """
 
 from __future__ import annotations
@@ -30,9 +30,10 @@ from typing import Any
 
 from tarocchi.bots import LEVELS, make_bot
 from tarocchi.bots.base import Bot
-from tarocchi.bots.hints import reason, suggest
+from tarocchi.bots.hints import reason
 from tarocchi.bots.oracle import OracleBot
-from tarocchi.bots.search import SearchBot, Stat, warm_up
+from tarocchi.bots.search import SearchBot, warm_up
+from tarocchi.bots.valuation import LEVEL, valuate, view_seed
 from tarocchi.cards import team_of
 from tarocchi.games.base import TrickGame
 from tarocchi.i18n import N_, Msg, Translator, translator
@@ -40,13 +41,11 @@ from tarocchi.match import advance, table_bots, turn_seed
 from tarocchi.record import RecordError, replay
 from tarocchi.views import view
 
-SEARCH = "hard"  # the level whose search gives the fair values
-# the review's playout cap, in multiples of the level's: the most deals a review's 20 s allow
-# (8 times, Minchiate's long deals 4), as every choice is played out on the same deals and
-# the noise in the differences between choices falls with the deals (docs/benchmarks.md)
-PLAYOUTS = {"piedicavallo": 8, "ottocento": 8, "minchiate": 4}
+SEARCH = LEVEL  # the level whose search gives the fair values (and replays the seat)
 MARKS = (N_("best"), N_("good"), N_("inaccuracy"), N_("mistake"), N_("blunder"))
 FORCED = N_("forced")
+CLOSE = N_("close")  # past a threshold, but not surely: within the search's noise
+SURE = 2.0  # a cost is sure to pass a threshold when it passes it by this many spreads
 KEY_MOMENTS = 3  # how many of the costliest decisions the review points out
 
 
@@ -71,35 +70,46 @@ THRESHOLDS = {
 }
 
 
-def mark_of(game_name: str, cost: float) -> str:
-    """Return the mark of a cost in a game: best, good, inaccuracy, mistake or blunder."""
+def mark_of(game_name: str, cost: float, spread: float = 0.0) -> str:
+    """Return the mark of a cost in a game, its spread the standard error of the paired
+    difference it measures. The mark is what the cost surely is, its lower bound the cost
+    less SURE spreads: best under half the inaccuracy threshold (a tie: the best choice
+    itself, or one the search cannot tell from it), good under the threshold, then
+    inaccuracy, mistake or blunder; close where the cost passes the inaccuracy threshold but
+    its lower bound does not."""
     t = THRESHOLDS[game_name]
+    sure = cost - SURE * spread
     if cost <= 0:
         return "best"
-    if cost < t.inaccuracy:
+    if cost >= t.inaccuracy > sure:
+        return CLOSE
+    if sure < t.inaccuracy / 2:
+        return "best"
+    if sure < t.inaccuracy:
         return "good"
-    if cost < t.mistake:
+    if sure < t.mistake:
         return "inaccuracy"
-    return "mistake" if cost < t.blunder else "blunder"
+    return "mistake" if sure < t.blunder else "blunder"
 
 
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One legal choice of a decision: its fair and hindsight values (the seat's team's
-    estimated final margin; None where not valued) and what it does."""
+    estimated final margin; None where not valued), what it does, and the spread of its
+    fair value against the best's (the standard error of their paired difference)."""
 
     action: str
     fair: float | None
     hindsight: float | None
     reason: str  # a Msg from the review; its English text read back from JSON
+    spread: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
     """A decision of the reviewed seat: its choices (best first), the one made and its cost.
 
-    kind: "searched" (valued by the search), "forced" (one legal choice, cost 0) or
-    "heuristic" (left to the heuristic bot: ranked, no values, no cost)."""
+    kind: "searched" (every choice valued) or "forced" (one legal choice, cost 0)."""
 
     index: int  # the action's place in the record (0-based): the deal as it stood before it
     trick: int  # the trick being played (1-based; 0 before the first trick)
@@ -109,7 +119,7 @@ class Decision:
     best: str
     choices: tuple[Choice, ...]
     cost: float | None
-    mark: str | None  # one of MARKS, "forced", or None (heuristic)
+    mark: str | None  # one of MARKS, "close" or "forced"
 
     def choice(self, action: str) -> Choice:
         """Return the choice of an action code (KeyError if it was not legal)."""
@@ -217,6 +227,8 @@ class Plan:
     actions: tuple[int, ...]
     states: tuple[Any, ...]  # before each action, then the end
     mine: tuple[int, ...]  # the places in the record of the seat's decisions
+    salt: int = 0  # 0: the Hint's seeds; another: independent ones (`valuate`)
+    factor: float = 1.0  # times the valuation's playouts (1: the Hint's)
 
     @property
     def total(self) -> int:
@@ -229,8 +241,11 @@ class Plan:
         return self.rules.result(self.states[-1]).margin(team_of(self.seat))
 
 
-def plan(record: dict[str, Any], seat: int = 0, level: str = SEARCH) -> Plan:
-    """Replay a record for a review of a seat, the AI of `level` to replay the seat.
+def plan(
+    record: dict[str, Any], seat: int = 0, level: str = SEARCH, salt: int = 0, factor: float = 1.0
+) -> Plan:
+    """Replay a record for a review of a seat, the AI of `level` to replay the seat (salt and
+    factor: the valuation's, 0 and 1 for the Hint's own seeds and playouts).
 
     Raises RecordError (naming the first bad action) for a record that does not replay,
     ValueError for a bad seat or level."""
@@ -247,14 +262,14 @@ def plan(record: dict[str, Any], seat: int = 0, level: str = SEARCH) -> Plan:
     for a in actions:
         states.append(rules.apply(states[-1], a))
     mine = tuple(i for i, s in enumerate(states[:-1]) if s.to_move == seat)
-    return Plan(rules, seed, seat, level, tuple(names), actions, tuple(states), mine)
+    return Plan(rules, seed, seat, level, tuple(names), actions, tuple(states), mine, salt, factor)
 
 
 def value(p: Plan, k: int) -> Decision:
     """Value the seat's k-th decision (0-based) of a planned review."""
     i = p.mine[k]
     made = p.rules.action_code(p.actions[i])
-    return replace(decide(p.rules, p.states[i], made, decision_seed(p.seed, p.seat, i)), index=i)
+    return replace(decide(p.rules, p.states[i], made, p.salt, p.factor), index=i)
 
 
 def assemble(p: Plan, decisions: Sequence[Decision], ai: AiLine | None) -> Review:
@@ -297,67 +312,35 @@ def review(
     return assemble(p, decisions, ai or ai_line(p))
 
 
-def decision_seed(deal_seed: int, seat: int, index: int) -> int:
-    """Return the search's seed for the decision at an action's place in a deal (the seed
-    the web server gives a bot it makes there)."""
-    return turn_seed(deal_seed, seat, index)
-
-
-def fair_search(rules: TrickGame[Any], seed: int) -> SearchBot:
-    """Return the review's search: the hard level's, every legal choice searched, PLAYOUTS
-    times its playouts, and no clock (the playout cap alone bounds it, so it is
-    reproducible)."""
-    bot = make_bot(SEARCH, rules, seed)
-    assert isinstance(bot, SearchBot)
-    cfg = bot.cfg
-    more = PLAYOUTS[rules.name]
-    bot.cfg = replace(
-        cfg,
-        seconds=math.inf,
-        max_actions=0,
-        playouts=cfg.playouts * more,
-        max_samples=cfg.max_samples * more,
-    )
-    return bot
-
-
-def decide(rules: TrickGame[Any], state: Any, made: str, seed: int) -> Decision:
+def decide(
+    rules: TrickGame[Any], state: Any, made: str, salt: int = 0, factor: float = 1.0
+) -> Decision:
     """Value the decision pending in state for the seat to move, the made choice among its
-    legal ones (index 0: the caller places it in the deal)."""
+    legal ones (index 0: the caller places it in the deal), as the Hint values it
+    (`valuate`; another salt: an independent seed, factor: times the playouts)."""
     seat = state.to_move
     v = view(state, seat)
-    bot = fair_search(rules, seed)
-    stats = bot.evaluate(v)
+    found = valuate(v, salt, factor)
     trick = len(v.tricks) + 1 if v.phase == "play" else 0
-    if stats is None:
-        # a phase the search leaves to the heuristic bot: ranked as hints are, not valued
-        ranked = suggest(v, bot)
-        choices = tuple(Choice(h.code, None, None, h.reason) for h in ranked)
-        kind = "forced" if len(v.legal) == 1 else "heuristic"
-        mark = FORCED if kind == "forced" else None
-        cost = 0.0 if kind == "forced" else None
-        return Decision(0, trick, v.phase, kind, made, ranked[0].code, choices, cost, mark)
-    best = bot.pick(v, stats) if len(v.legal) > 1 else v.legal[0]
-    oracle = make_bot("oracle", rules, seed)
+    oracle = make_bot("oracle", rules, view_seed(v, salt))
     assert isinstance(oracle, OracleBot)
     hindsight = oracle.evaluate_state(state, v) or {}
 
-    def value(found: dict[int, Stat], a: int) -> float | None:
-        st = found.get(a)
+    def seen(a: int) -> float | None:
+        st = hindsight.get(a)
         return round(st.mean, 2) if st is not None and st.count else None
 
-    fair = {a: value(stats, a) for a in v.legal}
-    # the best first, then by value (unvalued last), as hints are ranked
-    order = sorted(v.legal, key=lambda a: (a != best, fair[a] is None, -(fair[a] or 0.0)))
     choices = tuple(
-        Choice(rules.action_code(a), fair[a], value(hindsight, a), reason(v, a)) for a in order
-    )
-    code = rules.action_code(best)
-    out = Decision(0, trick, v.phase, "searched", made, code, choices, None, None)
+        Choice(rules.action_code(c.action), round(c.value, 2), seen(c.action),
+               reason(v, c.action), round(c.spread, 2))
+        for c in found.choices
+    )  # fmt: skip
+    out = Decision(0, trick, v.phase, "searched", made, choices[0].action, choices, None, None)
     if len(v.legal) == 1:
         return replace(out, kind="forced", cost=0.0, mark=FORCED)
     cost = out.cost_of(made)
-    return replace(out, cost=cost, mark=None if cost is None else mark_of(rules.name, cost))
+    assert cost is not None  # every choice is valued
+    return replace(out, cost=cost, mark=mark_of(rules.name, cost, out.choice(made).spread))
 
 
 def graph(
@@ -502,6 +485,8 @@ def to_json(r: Review, tr: Translator | None = None) -> dict[str, Any]:
                         "action": c.action,
                         "fair": c.fair,
                         "hindsight": c.hindsight,
+                        "spread": c.spread,
+                        "cost": d.cost_of(c.action),
                         "reason": tr.text(c.reason),
                     }
                     for c in d.choices
@@ -569,7 +554,9 @@ def from_json(data: dict[str, Any]) -> Review:
                 d["made"],
                 d["best"],
                 tuple(
-                    Choice(c["action"], c["fair"], c["hindsight"], c["reason"])
+                    Choice(
+                        c["action"], c["fair"], c["hindsight"], c["reason"], c.get("spread", 0.0)
+                    )
                     for c in d["choices"]
                 ),
                 d["cost"],

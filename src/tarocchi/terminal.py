@@ -355,24 +355,18 @@ def prompt_title(v: View, tr: Translator) -> str:
 
 
 def describe_hints(v: View, tr: Translator) -> str:
-    """Return the search's ranking of the human's choices, with reasons and, where the
-    search played them out, values."""
+    """Return the fair valuation's ranking of the human's choices (the review's), with
+    values and reasons."""
     from tarocchi.bots.hints import suggest
 
     hints = suggest(v)[:5]
-    # the search plays out only the trick play and the dealer's discard; the other setup
-    # decisions are ranked by the heuristic bot alone, without a value to show
-    valued = any(h.value is not None for h in hints)
     lines = [
         tr.gettext(
             "Hint, best first (estimated final margin for your team; type a code to play it):"
         )
-        if valued
-        else tr.gettext("Hint, best first (type a code to play it):")
     ]
     for h in hints:
-        value = "" if h.value is None else f"{h.value:+.1f}"
-        lines.append(f"  - {h.code:8} {value:>7}  {tr.text(h.reason)}")
+        lines.append(f"  - {h.code:8} {h.value:>+8.2f}  {tr.text(h.reason)}")
     return "\n".join(lines)
 
 
@@ -487,10 +481,6 @@ def describe_decision(d: Decision, tr: Translator) -> str:
     head = f"  {where(d, tr) + ':':12} "
     if d.kind == "forced":
         return head + _("%(made)s, your only choice: forced") % {"made": valued(d.made)}
-    if d.kind == "heuristic":
-        return head + _(
-            "you chose %(made)s; the heuristic bot ranks %(best)s first (not valued by the search)"
-        ) % {"made": d.made, "best": d.best}
     values = {"made": valued(d.made), "mark": _(d.mark) if d.mark else ""}
     if d.made == d.best or d.cost == 0:
         return head + _("you chose %(made)s: %(mark)s") % values

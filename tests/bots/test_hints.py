@@ -8,18 +8,13 @@ from typing import Any
 import pytest
 
 from tarocchi.bots import make_bot
-from tarocchi.bots.hints import reason, suggest, to_json, view_seed
-from tarocchi.bots.search import SearchBot, Settings
+from tarocchi.bots.hints import reason, suggest, to_json
 from tarocchi.games import game
 from tarocchi.games.ottocento_combos import analyse
 from tarocchi.views import view
 from tests.games.piedicavallo_helpers import play, table
 
-
-class Small(SearchBot):
-    """A search bot with a small fixed budget (no clock), for reproducible hints."""
-
-    settings = Settings(playouts=150, seconds=60.0)
+SMALL = 0.02  # a fiftieth of the valuation's playouts: quick, and as reproducible
 
 
 def midgame(name: str, seed: int, plays: int) -> Any:
@@ -44,11 +39,10 @@ def test_hints_rank_every_legal_action(name: str) -> None:
     for seed, plays in ((1, 0), (2, 9), (3, 21)):
         state = midgame(name, seed, plays)
         v = view(state, state.to_move)
-        hints = suggest(v, Small(rules, view_seed(v)))
+        hints = suggest(v, SMALL)
         assert sorted(h.action for h in hints) == sorted(v.legal)
         values = [h.value for h in hints]
-        assert all(x is not None for x in values)
-        assert values == sorted(values, reverse=True)  # type: ignore[type-var]
+        assert values == sorted(values, reverse=True)
         for h in hints:
             assert h.code == rules.action_code(h.action)
             assert h.reason and h.reason[0].islower() and len(h.reason) < 90
@@ -57,17 +51,14 @@ def test_hints_rank_every_legal_action(name: str) -> None:
 def test_hints_in_json() -> None:
     state = midgame("ottocento", 6, 4)
     v = view(state, state.to_move)
-    out = to_json(suggest(v, Small(game("ottocento"), 1)))
+    out = to_json(suggest(v, SMALL))
     assert [h["action"] for h in out] and all(isinstance(h["reason"], str) for h in out)
 
 
 def test_hints_are_reproducible() -> None:
-    rules = game("piedicavallo")
     state = midgame("piedicavallo", 4, 5)
     v = view(state, state.to_move)
-    first = suggest(v, Small(rules, view_seed(v)))
-    again = suggest(v, Small(rules, view_seed(v)))
-    assert first == again
+    assert suggest(v, SMALL) == suggest(view(state, state.to_move), SMALL)
 
 
 def test_no_hint_when_it_is_not_your_turn() -> None:
@@ -75,8 +66,29 @@ def test_no_hint_when_it_is_not_your_turn() -> None:
     assert suggest(view(state, (state.to_move + 1) % 4)) == []
 
 
-def test_a_phase_the_search_leaves_to_the_heuristic() -> None:
-    # Ottocento's declaration: the heuristic's choice first, no estimate
+@pytest.mark.parametrize("name", ["piedicavallo", "ottocento", "minchiate"])
+def test_every_setup_choice_is_valued(name: str) -> None:
+    """The discards (every card that may be laid aside) and the declarations get values,
+    best first, as the trick play does."""
+    rules = game(name)
+    phases = set()
+    for seed in range(12):
+        state = rules.deal(seed)
+        rng = random.Random(seed)
+        while state.to_move is not None and rules.phase_name(state) != "play":
+            v = view(state, state.to_move)
+            if len(v.legal) > 1 and v.phase not in phases:
+                phases.add(v.phase)
+                hints = suggest(v, SMALL)
+                assert sorted(h.action for h in hints) == sorted(v.legal)
+                values = [h.value for h in hints]
+                assert values == sorted(values, reverse=True)
+            state = rules.apply(state, rng.choice(rules.legal_actions(state)))
+    assert phases == ({"discard"} if name == "piedicavallo" else {"discard", "declare"})
+
+
+def test_the_declaration_is_valued_and_explained() -> None:
+    # Ottocento's declaration: DECLARE and PASS each valued, with what each would do
     rules = game("ottocento")
     for seed in range(40):
         state = rules.deal(seed)
@@ -86,11 +98,9 @@ def test_a_phase_the_search_leaves_to_the_heuristic() -> None:
         if state.to_move is None:
             continue
         v = view(state, state.to_move)
-        hints = suggest(v)
-        heuristic = make_bot("heuristic", rules, 0).choose(v)
-        assert hints[0].action == heuristic
+        hints = suggest(v, SMALL)
         assert {h.code for h in hints} == {"DECLARE", "PASS"}
-        assert all(h.value is None for h in hints)
+        assert hints[0].value >= hints[1].value
         # a sentence saying what would be declared and what it scores
         declare = reason(v, rules.parse_action("DECLARE"))
         found = analyse(v.hand)

@@ -19,7 +19,7 @@ from tarocchi.packs.piemontese import PACK
 from tarocchi.web.store.schema import games
 from tests.browser.conftest import SHOTS
 from tests.browser.test_accessibility_browser import serious, with_csp
-from tests.browser.test_play_browser import play_deal
+from tests.browser.test_play_browser import EDGE, act_once, my_turn, play_deal
 from tests.conftest import free_port, start_server, stop_server
 from tests.i18n.pseudo import bare_words
 
@@ -28,7 +28,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 FAIR, HINDSIGHT = "Fair value (what you could know)", "Hindsight value (every card seen)"
-MARKS = {"best", "good", "inaccuracy", "mistake", "blunder", "forced", "not valued"}
+MARKS = {"best", "good", "inaccuracy", "mistake", "blunder", "close", "forced", "not valued"}
 # the review as the API serves it to the page's game (its id and token from the page's storage)
 REVIEW = """async (name) => {
   const saved = JSON.parse(localStorage.getItem(`tarocchi-${name}`));
@@ -36,6 +36,7 @@ REVIEW = """async (name) => {
                           {headers: {Authorization: `Bearer ${saved.token}`}});
   return await res.json();
 }"""
+HINT = REVIEW.replace("/review`", "/hint`")  # the hint the API gives the page's game now
 
 
 def strict_table(browser: Browser, base: str, name: str, seed: int) -> Page:
@@ -193,6 +194,34 @@ def test_review_of_a_deal(browser: Browser, server: str, name: str, seed: int) -
     )
     text = " ".join([page.inner_text("#end-ai"), page.inner_text("#review-dialog"), *labels])
     assert "⟦" in text and bare_words(text) == []
+    assert page.refused == []  # type: ignore[attr-defined]
+
+
+def test_the_hint_followed_is_marked_best_in_the_review(browser: Browser, server: str) -> None:
+    """Ask a hint at a card with a real choice, play its first card, finish the deal: the
+    review shows that decision with the hint's values in the hint's order, marked best."""
+    name = "piedicavallo"
+    page = strict_table(browser, server, name, 12)
+    page.click("#menu summary")  # the Hints switch is in the menu
+    page.check("#hints-on")
+    page.click("#menu summary")
+    while my_turn(page) != "card" or len(page.query_selector_all(".hand-card.legal")) < 3:
+        act_once(page)
+    page.click("#hint")
+    page.wait_for_selector("#hints li")
+    hint = page.evaluate(HINT, name)["suggestions"]
+    page.click(".hand-card.hinted.legal", position=EDGE)
+    play_deal(page)
+    page.click("#end-review")
+    page.wait_for_function("() => /^All /.test(document.getElementById('review-count')"
+                           ".textContent)", timeout=900_000)  # fmt: skip
+    review = page.evaluate(REVIEW, name)["review"]
+    shown = [[(c["action"], c["fair"]) for c in d["choices"]] for d in review["decisions"]]
+    at = shown.index([(h["action"], h["value"]) for h in hint])
+    d = review["decisions"][at]
+    assert d["made"] == d["best"] == hint[0]["action"] and d["mark"] == "best"
+    item = page.query_selector_all("#review-decisions > li")[at]
+    assert item.eval_on_selector(".mark", "m => m.textContent") == "best"
     assert page.refused == []  # type: ignore[attr-defined]
 
 

@@ -54,6 +54,7 @@ def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
                  "--review-deals", "1"]) == 0  # fmt: skip
     out = json.loads(capsys.readouterr().out)
     assert 0 < out["review_first_s_p50"] <= out["review_s_p50"] <= out["review_s_p95"]
+    assert 0 < out["hint_s_p50"] <= out["hint_s_p95"] < out["review_s_p50"]
     assert out["review_deals"] == 1
     assert out["game"] == "piedicavallo" and out["playouts_per_s"] > 0
     for level in ("easy", "normal", "hard"):
@@ -92,7 +93,7 @@ def test_review_prints_the_decisions_and_the_ai_line(
     data = json.loads(capsys.readouterr().out)
     assert data["game"] == "piedicavallo" and data["seat"] == 0 and data["unit"] == "points"
     assert data["ai"]["level"] == "heuristic" and data["ai"]["margin"] == data["margin"]
-    assert {d["mark"] for d in data["decisions"]} <= {*MARKS, "forced"}
+    assert {d["mark"] for d in data["decisions"]} <= {*MARKS, "close", "forced"}
     assert main(["review", str(path), "--level", "heuristic", "--lang", "it"]) == 0
     text = capsys.readouterr().out
     assert "Analisi del gioco di Sud" in text and "Presa 1:" in text

@@ -108,22 +108,23 @@ def test_the_discard_is_never_printed_before_the_end() -> None:
         assert not set(before_end.replace("(", " ").split()) & codes, seed
 
 
-def test_hints_claim_an_estimate_only_when_they_show_one() -> None:
-    # Ottocento seed 7: South's first decision is the declaration, which the search leaves
-    # to the heuristic bot (no values); its first card is searched (values)
+def test_hints_value_every_choice_the_declaration_too() -> None:
+    # Ottocento seed 7: South's first decision is the declaration, then its first card: both
+    # ranked with a margin on every line, best first
     _, text = run("ottocento", 7, ["?", "PASS", "?", "quit"])
     heads = [line for line in text.splitlines() if line.startswith("Hint, best first")]
-    assert heads == [
-        "Hint, best first (type a code to play it):",
-        "Hint, best first (estimated final margin for your team; type a code to play it):",
-    ]
+    assert (
+        heads
+        == ["Hint, best first (estimated final margin for your team; type a code to play it):"] * 2
+    )
     declare, play = (
-        [line.split()[2] for line in part.split("\n>")[0].splitlines() if line.startswith("  - ")]
+        [line.split() for line in part.split("\n>")[0].splitlines() if line.startswith("  - ")]
         for part in text.split("Hint, best first")[1:3]
     )
-    assert sorted(declare) == ["keep", "score"]  # reasons where a margin would stand
-    margins = [float(value) for value in play]  # each card's line shows a margin
-    assert margins == sorted(margins, reverse=True) and len(margins) > 1
+    assert sorted(line[1] for line in declare) == ["DECLARE", "PASS"]
+    for lines in (declare, play):
+        margins = [float(line[2]) for line in lines]  # each line shows a margin
+        assert margins == sorted(margins, reverse=True) and len(margins) > 1
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

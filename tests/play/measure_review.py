@@ -20,6 +20,7 @@ import sys
 import time
 
 from tarocchi import review as rv
+from tarocchi.bots import valuation as va
 from tarocchi.games import game
 from tarocchi.match import play_deal
 from tests.bots.test_partner_suite import load, position
@@ -70,7 +71,7 @@ def spreads(name: str, deals: int, factors: list[int]) -> None:
                 positions.append((state, rules.action_code(a), seed * 1000 + i))
             state = rules.apply(state, a)
     for f in factors:
-        rv.PLAYOUTS = dict.fromkeys(rv.PLAYOUTS, f)
+        va.PLAYOUTS = dict.fromkeys(va.PLAYOUTS, f)
         noise, made, diffs, values = [], [], [], []
         t = time.process_time()
         for state, code, seed in positions:
@@ -109,7 +110,7 @@ def suite(name: str) -> None:
             cost = d.cost_of(code)
             if cost is not None:
                 costs.append(cost)
-                marks.append(rv.mark_of(name, cost))
+                marks.append(rv.mark_of(name, cost, d.choice(code).spread))
                 themes.append(pos["theme"])
     bad = sum(m in ("mistake", "blunder") for m in marks)
     print(f"{name} suite, wrong moves: {quantiles(costs)}; mistake or blunder {bad}/{len(marks)}")
@@ -126,6 +127,6 @@ if __name__ == "__main__":
     if n:
         spreads(game_name, n, fs)
     for f in fs:
-        rv.PLAYOUTS = dict.fromkeys(rv.PLAYOUTS, f)
+        va.PLAYOUTS = dict.fromkeys(va.PLAYOUTS, f)
         print(f"x{f}:", end=" ")
         suite(game_name)

@@ -1,23 +1,19 @@
-"""Hints: the legal actions ranked by the search, each with its value and a short reason.
+"""Hints: the legal actions ranked by the fair valuation, each with its value and a reason.
 
-`suggest(view)` is what the terminal's `?` and the web app's hint button show.
-It runs the `normal` search on the view (so it never reads a hidden card), seeded
-from the view itself so that asking twice gives the same answer, and explains
-each action in a few words from what the view shows: the trick, the partner,
-the points at stake. In a phase the search leaves to the heuristic bot, the
-heuristic's choice comes first and the other actions follow in id order, with
-no estimate (value None).
+`suggest(view)` is what the terminal's `?` and the web app's hint button show: the
+valuation the review gives the same decision (`tarocchi.bots.valuation.valuate`, seeded
+by the view, so asking twice gives the same answer and the review agrees with it), every
+legal action valued, best first, each explained in a few words from what the view shows:
+the trick, the partner, the points at stake.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from tarocchi.bots import make_bot
 from tarocchi.bots.inference import partner
-from tarocchi.bots.search import SearchBot, Stat
+from tarocchi.bots.valuation import valuate
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS
 from tarocchi.i18n import Msg, nmsg
 from tarocchi.views import View
@@ -30,39 +26,21 @@ class Suggestion:
     action: int
     code: str
     # the expected final margin for the player's team, in the game's unit (Minchiate: net
-    # resti plus the raw point lead over 60); None where the search does not estimate
-    value: float | None
+    # resti plus the raw point lead over 60), as the review values it
+    value: float
     reason: str
 
 
-def view_seed(view: View) -> int:
-    """Return a seed fixed by what the view shows (the same question gets the same hint)."""
-    key = repr((view.game, view.seat, view.hand, view.tricks, view.trick, view.legal))
-    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "little")
-
-
-def suggest(view: View, bot: SearchBot | None = None) -> list[Suggestion]:
-    """Return the legal actions of a view, best first, with values and reasons."""
+def suggest(view: View, factor: float = 1.0) -> list[Suggestion]:
+    """Return the legal actions of a view, best first, with values and reasons (factor:
+    times the valuation's playouts; 1 gives the review's values)."""
     if not view.legal:
         return []
     rules = view.rules
-    if bot is None:
-        made = make_bot("search", rules, view_seed(view))
-        assert isinstance(made, SearchBot)
-        bot = made
-    stats: dict[int, Stat] | None = None
-    if len(view.legal) > 1:
-        stats = bot.evaluate(view)
-    if stats is None:
-        first = bot.fallback.choose(view) if len(view.legal) > 1 else view.legal[0]
-        order = [first, *(a for a in view.legal if a != first)]
-        return [Suggestion(a, rules.action_code(a), None, reason(view, a)) for a in order]
-    ranked = sorted(view.legal, key=lambda a: (-stats[a].mean, a) if a in stats else (1e9, a))
-    out = []
-    for a in ranked:
-        value = round(stats[a].mean, 1) if a in stats and stats[a].count else None
-        out.append(Suggestion(a, rules.action_code(a), value, reason(view, a)))
-    return out
+    return [
+        Suggestion(c.action, rules.action_code(c.action), round(c.value, 2), reason(view, c.action))
+        for c in valuate(view, factor=factor).choices
+    ]
 
 
 def to_json(suggestions: list[Suggestion]) -> list[dict[str, Any]]:

@@ -28,7 +28,7 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
-from tarocchi.bots import LEVELS, make_bot
+from tarocchi.bots import LEVELS
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import IllegalAction, TrickGame
 from tarocchi.i18n import Msg, Translator, translator
@@ -146,18 +146,15 @@ def ai_turns(
 
 
 def hint_for(
-    game_name: str, seed: int, actions: tuple[tuple[int, str], ...], short: bool
+    game_name: str, seed: int, actions: tuple[tuple[int, str], ...]
 ) -> list[dict[str, Any]]:
-    """Rank South's legal actions with the search (in a worker process), from South's view
-    (with short, the search at the short budget)."""
-    from tarocchi.bots.hints import suggest, view_seed
-    from tarocchi.bots.search import SearchBot
+    """Rank South's legal actions by the fair valuation (in a worker process), from South's
+    view: the values the review gives this decision, so the Hint is never cut short."""
+    from tarocchi.bots.hints import suggest
 
     rules = game(game_name)
     v = view(rebuild(rules, seed, actions), HUMAN)
-    bot = make_bot(SHORT, rules, view_seed(v)) if short else None
-    assert bot is None or isinstance(bot, SearchBot)
-    return [{"action": h.code, "value": h.value, "reason": h.reason} for h in suggest(v, bot)]
+    return [{"action": h.code, "value": h.value, "reason": h.reason} for h in suggest(v)]
 
 
 @dataclass(slots=True)
@@ -185,13 +182,15 @@ class Games:
         # told each game whose deal ends here (the reviews' service computes the AI's line)
         self.ended: Callable[[str], None] = lambda game_id: None
 
-    async def in_pool(self, client: str, game_id: str, fn: Callable[..., T], *args: Any) -> T:
-        """Run an AI job in its client's and its game's turn, its time added to AI_MS;
-        every worker busy, the job runs at the short budget (its last argument).
+    async def in_pool(
+        self, client: str, game_id: str, fn: Callable[..., T], *args: Any, shortens: bool = True
+    ) -> T:
+        """Run an AI job in its client's and its game's turn, its time added to AI_MS; with
+        shortens and every worker busy, the job runs at the short budget (its last argument).
         A full queue answers 429, an AI that cannot answer 503, both with Retry-After."""
         start = time.perf_counter()
         try:
-            return await self.pool.run(_keys(client, game_id), fn, *args, shortens=True)
+            return await self.pool.run(_keys(client, game_id), fn, *args, shortens=shortens)
         except Busy:
             raise self.too_many(client, BUSY, RETRY_AFTER_S) from None
         except Unavailable:
@@ -336,7 +335,8 @@ class Games:
         if live.state.to_move != HUMAN:
             raise HTTPException(409, NOT_YOUR_TURN)
         row = live.row
-        return await self.in_pool(client, row.id, hint_for, row.game, row.seed, row.actions)
+        args = (row.game, row.seed, row.actions)
+        return await self.in_pool(client, row.id, hint_for, *args, shortens=False)
 
     def record(self, live: Live) -> dict[str, Any]:
         """Return the deal record once the deal is over (409 before)."""

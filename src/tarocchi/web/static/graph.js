@@ -11,7 +11,7 @@ const LABEL_PX = 22; // the least room a trick number's label needs on the x axi
 // the marks of a decision, by what it cost (the review's thresholds), in the reader's language
 export const MARKS = {
   best: _("best"), good: _("good"), inaccuracy: _("inaccuracy"), mistake: _("mistake"),
-  blunder: _("blunder"), forced: _("forced"),
+  blunder: _("blunder"), forced: _("forced"), close: _("close"),
 };
 
 // when a decision or a point falls in the deal: its trick, or before the first trick (0)

@@ -206,18 +206,22 @@ function drawMarks(r) {
   const t = r.thresholds;
   const unit = (v) => amount(v, r.unit);
   const rows = [
-    ["best", _("costs nothing: the search's own choice")],
+    ["best", _("the highest valued choice, or a tie with it (within the search's noise, under %(cost)s)", { cost: unit(t.inaccuracy / 2) })],
     ["good", _("costs less than %(cost)s", { cost: unit(t.inaccuracy) })],
-    ["inaccuracy", _("costs from %(from)s to less than %(to)s", { from: unit(t.inaccuracy), to: unit(t.mistake) })],
-    ["mistake", _("costs from %(from)s to less than %(to)s", { from: unit(t.mistake), to: unit(t.blunder) })],
-    ["blunder", _("costs %(cost)s or more", { cost: unit(t.blunder) })],
+    ["inaccuracy", _("surely costs from %(from)s to less than %(to)s", { from: unit(t.inaccuracy), to: unit(t.mistake) })],
+    ["mistake", _("surely costs from %(from)s to less than %(to)s", { from: unit(t.mistake), to: unit(t.blunder) })],
+    ["blunder", _("surely costs %(cost)s or more", { cost: unit(t.blunder) })],
+    ["close", _("costs %(cost)s or more, but not surely: too close to call", { cost: unit(t.inaccuracy) })],
     ["forced", _("the only legal choice: costs nothing")],
   ];
+  const rule = document.createElement("li");
+  rule.className = "marks-rule";
+  rule.textContent = _("Surely: even less twice its spread (the search's noise in the difference from the best), the cost passes the threshold.");
   el("review-marks").replaceChildren(...rows.map(([mark, text]) => {
     const li = document.createElement("li");
     li.append(markBadge(mark), " ", text);
     return li;
-  }));
+  }), rule);
 }
 
 // the replay at the trick of a decision or a point (0: the hands as dealt)
@@ -305,10 +309,12 @@ function playedLine(d) {
   return p;
 }
 
-function valuePair(mine, best, same, unit) {
+function valuePair(mine, best, same, unit, spread) {
   if (mine === null) return _("not valued");
   if (same || best === null) return signed(mine, unit);
-  return _("%(value)s (the best: %(best)s)", { value: signed(mine, unit), best: signed(best, unit) });
+  const vars = { value: signed(mine, unit), best: signed(best, unit) };
+  if (!spread) return _("%(value)s (the best: %(best)s)", vars);
+  return _("%(value)s (the best: %(best)s; their difference ± %(spread)s)", { ...vars, spread: amount(spread, unit) });
 }
 
 function valuesList(d, unit) {
@@ -318,7 +324,7 @@ function valuesList(d, unit) {
   dl.className = "review-values";
   const same = d.made === d.best;
   for (const [cls, term, value] of [
-    ["fair", _("Fair value (what you could know)"), valuePair(made.fair, best.fair, same, unit)],
+    ["fair", _("Fair value (what you could know)"), valuePair(made.fair, best.fair, same, unit, made.spread)],
     ["hindsight", _("Hindsight value (every card seen)"), valuePair(made.hindsight, best.hindsight, same, unit)],
   ]) {
     const dt = document.createElement("dt");
