@@ -197,7 +197,8 @@ def cause_label(
     rules: TrickGame[Any], states: Sequence[Any], actions: Sequence[int], seat: int, m: int
 ) -> Msg:
     """Return what the action at place m did, as the seat saw it: a trick taken (naming the
-    cards that count in it), a void shown, or the card played."""
+    cards that count in it; not the Matto, which its owner keeps), a void shown, or the card
+    played."""
     pack = rules.pack
     actor, action = states[m].to_move, actions[m]
     if action >= pack.size:
@@ -213,7 +214,7 @@ def cause_label(
     if len(after.tricks) > len(before.tricks):
         taken = after.tricks[-1]
         team = TEAMS[team_of(after.winners[-1])]
-        counting = [pack.cards[c] for _, c in taken if pack.points[c] > 1]
+        counting = [pack.cards[c] for _, c in taken if pack.points[c] > 1 and c != pack.matto]
         if counting:
             said.append(Msg("%(team)s took %(cards)s", team=team, cards=joined(counting)))
         else:

@@ -143,7 +143,8 @@ def test_an_old_file_is_upgraded_in_place(tmp_path: Path) -> None:
     for old in before:  # each stored log went on from where it was
         new = after[old[0]]
         assert new[:5] == old[:5] and json.loads(new[5])[: old[6]] == json.loads(old[5])
-        assert new[-1] == 0  # seed_chosen (0003): unknown for these, taken as drawn
+        assert new[-2] == 0  # seed_chosen (0003): unknown for these, taken as drawn
+        assert new[-1] is None  # practice (0005): none of these started from another deal
 
 
 # the table as the store made it once it kept seed_chosen, before the migrations came

@@ -173,8 +173,10 @@ class Store:
             "id": row.id, "token_hash": row.token_hash, "game": row.game, "seed": _signed(row.seed),
             "level": row.level, "actions": _dump(row.actions), "version": row.version,
             "over": row.over, "started_at": row.started_at, "updated_at": row.started_at,
-            "seed_chosen": row.seed_chosen, "practice": row.practice,
+            "seed_chosen": row.seed_chosen,
         }  # fmt: skip
+        if row.practice is not None:  # (other games leave it NULL, as a store before 0005 did)
+            values["practice"] = row.practice
         self._run(lambda conn: conn.execute(games.insert().values(values)))
         self._changed(row.id, row.version)
 
