@@ -201,8 +201,13 @@ def cause_label(
     played."""
     pack = rules.pack
     actor, action = states[m].to_move, actions[m]
-    if action >= pack.size:
-        return Msg("%(seat)s: %(action)s", seat=SEATS[actor], action=rules.action_code(action))
+    if action >= pack.size:  # a declaration: what it showed, as the table saw it
+        detail = rules.action_detail(states[m].hands[actor], action)
+        if detail.points is None:
+            return Msg("%(seat)s declared nothing more", seat=SEATS[actor])
+        return nmsg("%(seat)s declared %(what)s (%(n)d point)",
+                    "%(seat)s declared %(what)s (%(n)d points)", detail.points,
+                    seat=SEATS[actor], what=detail.what)  # fmt: skip
     before, after = view(states[m], seat), view(states[m + 1], seat)
     said = []
     trick = (*before.trick, (actor, action))
@@ -289,8 +294,10 @@ def _instead(rules: TrickGame[Any], state: Any, seat: int, action: int) -> Msg:
     beaten = None
     while len(plays) < 4 and st.to_move is not None and len(st.winners) == len(state.winners):
         s = st.to_move
-        legal = rules.legal_actions(st)
-        beats = [c for c in legal if (rules.winning_play([*plays, (s, c)]) or (s, -1))[0] == s]
+        legal = [c for c in rules.legal_actions(st) if c < pack.size]  # (not a declaration)
+        if not legal:
+            break
+        beats = [c for c in legal if (rules.winning_play([*plays, (s, c)]) or (-1, -1))[0] == s]
         if beats and team_of(s) != team_of(seat) and beaten is None:
             beaten = (s, max(beats))
         pick = max(beats) if beats else min(legal)

@@ -84,7 +84,8 @@ def test_causes_say_what_the_seat_saw(name: str) -> None:
         label = EN.text(cause_label(rules, seen, actions, 0, m))
         before, after = view(seen[m], 0), view(seen[m + 1], 0)
         if a >= pack.size:
-            assert label.endswith(rules.action_code(a))
+            assert label.startswith(("South declared", "East declared", "North declared",
+                                     "West declared")), label  # fmt: skip
             continue
         if len(after.tricks) > len(before.tricks):
             team = "North and South" if after.winners[-1] % 2 == 0 else "East and West"
