@@ -33,9 +33,10 @@ from tarocchi.i18n import N_, SEATS, Msg, joined, nmsg
 from tarocchi.views import View, view
 
 TEAMS = (N_("North and South"), N_("East and West"))
-# a position between two decisions is searched on this share of the deals a decision is: its
-# value only splits a change whose ends the decisions' own searches give
-POSITION_SHARE = 4
+# a position between two decisions is searched on this share (1 in n) of the deals a decision
+# is: its value only splits a change whose ends the decisions' own searches give. Minchiate's
+# long playouts and many positions a trick would take a quarter of a review's 20 s at 4
+POSITION_SHARE = {"piedicavallo": 4, "ottocento": 4, "minchiate": 8}
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +119,8 @@ def position_value(rules: TrickGame[Any], state: Any, seat: int, bot: SearchBot)
     if v.phase != "play":
         return None
     cfg = bot.cfg
-    bot.cfg = replace(cfg, max_samples=max(cfg.min_samples, cfg.max_samples // POSITION_SHARE))
+    share = POSITION_SHARE[rules.name]
+    bot.cfg = replace(cfg, max_samples=max(cfg.min_samples, cfg.max_samples // share))
     known = belief(v)
     players = k.heuristic_players(v)
     draw: Any = lambda: known.sample(bot.rng)  # noqa: E731

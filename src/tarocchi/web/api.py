@@ -502,7 +502,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         return reply({"version": live.row.version, "suggestions": ranked})
 
     @router.post("/games/{game_id}/practice", status_code=201, response_model=Created,
-                 responses=errors_for(*opened, 409, 429))  # fmt: skip
+                 responses=errors_for(*opened, 400, 409, 413, 429))  # fmt: skip
     async def post_practice(game_id: GameId, body: Practice, request: Request, auth: Auth
                             ) -> JSONResponse:  # fmt: skip
         """Play a finished deal again from one of your decisions, as a practice deal: the same
