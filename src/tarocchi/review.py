@@ -41,11 +41,12 @@ from tarocchi.i18n import N_, Msg, Translator, translator
 from tarocchi.match import advance, table_bots, turn_seed
 from tarocchi.record import RecordError, replay
 from tarocchi.review_explain import (
-    Cause,
     Lesson,
     Position,
     Swing,
     lesson,
+    parts_from_json,
+    parts_to_json,
     position_value,
     positions,
     swings,
@@ -578,37 +579,7 @@ def to_json(r: Review, tr: Translator | None = None) -> dict[str, Any]:
             for k in r.key_moments
         ],
         "ai": None if r.ai is None else ai_to_json(r.ai),
-        "swings": [
-            {
-                "start": s.start,
-                "end": s.end,
-                "before": s.before,
-                "after": s.after,
-                "causes": [
-                    {
-                        "index": c.index,
-                        "trick": c.trick,
-                        "change": c.change,
-                        "label": tr.text(c.label),
-                    }
-                    for c in s.causes
-                ],
-            }
-            for s in r.swings
-        ],
-        "lessons": [
-            {"decision": x.decision, "made": tr.text(x.made), "best": tr.text(x.best)}
-            for x in r.lessons
-        ],
-        "positions": [
-            {
-                "index": x.index,
-                "trick": x.trick,
-                "hand": list(x.hand),
-                "plays": [{"seat": s, "card": c} for s, c in x.plays],
-            }
-            for x in r.positions
-        ],
+        **parts_to_json(r.swings, r.lessons, r.positions, tr),
     }
 
 
@@ -640,6 +611,7 @@ def _thresholds(game_name: str) -> dict[str, float]:
 def from_json(data: dict[str, Any]) -> Review:
     """Return the review a JSON form holds (its texts as they were written)."""
     ai = data["ai"]
+    moves, taught, seen = parts_from_json(data)
     return Review(
         game=data["game"],
         seed=data["seed"],
@@ -669,24 +641,7 @@ def from_json(data: dict[str, Any]) -> Review:
             for k in data["key_moments"]
         ),
         ai=None if ai is None else ai_from_json(ai),
-        swings=tuple(
-            Swing(
-                s["start"],
-                s["end"],
-                s["before"],
-                s["after"],
-                tuple(Cause(c["index"], c["trick"], c["change"], c["label"]) for c in s["causes"]),
-            )
-            for s in data.get("swings", ())
-        ),
-        lessons=tuple(Lesson(x["decision"], x["made"], x["best"]) for x in data.get("lessons", ())),
-        positions=tuple(
-            Position(
-                x["index"],
-                x["trick"],
-                tuple(x["hand"]),
-                tuple((p["seat"], p["card"]) for p in x["plays"]),
-            )
-            for x in data.get("positions", ())
-        ),
+        swings=moves,
+        lessons=taught,
+        positions=seen,
     )

@@ -29,7 +29,7 @@ from tarocchi.bots.likelihood import Chains, Replay
 from tarocchi.bots.search import SearchBot
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS, team_of
 from tarocchi.games.base import TrickGame
-from tarocchi.i18n import N_, SEATS, Msg, joined, nmsg
+from tarocchi.i18n import N_, SEATS, Msg, Translator, joined, nmsg
 from tarocchi.views import View, view
 
 TEAMS = (N_("North and South"), N_("East and West"))
@@ -322,3 +322,50 @@ def _instead(rules: TrickGame[Any], state: Any, seat: int, action: int) -> Msg:
         "the opponents take this trick anyway, and it gives them only %(n)d points",
         mine,
     )
+
+
+# -- the JSON form (the review's, `review.to_json`) ---------------------------------------------
+
+
+def parts_to_json(
+    swings: Sequence[Swing], lessons: Sequence[Lesson], positions: Sequence[Position],
+    tr: Translator,
+) -> dict[str, Any]:  # fmt: skip
+    """Return the review's swings, lessons and positions in a JSON-ready form, their texts
+    in tr's language."""
+    return {
+        "swings": [
+            {"start": s.start, "end": s.end, "before": s.before, "after": s.after,
+             "causes": [{"index": c.index, "trick": c.trick, "change": c.change,
+                         "label": tr.text(c.label)} for c in s.causes]}
+            for s in swings
+        ],
+        "lessons": [
+            {"decision": x.decision, "made": tr.text(x.made), "best": tr.text(x.best)}
+            for x in lessons
+        ],
+        "positions": [
+            {"index": x.index, "trick": x.trick, "hand": list(x.hand),
+             "plays": [{"seat": s, "card": c} for s, c in x.plays]}
+            for x in positions
+        ],
+    }  # fmt: skip
+
+
+def parts_from_json(
+    data: dict[str, Any],
+) -> tuple[tuple[Swing, ...], tuple[Lesson, ...], tuple[Position, ...]]:
+    """Return the swings, lessons and positions a review's JSON form holds (none in a review
+    stored before they were)."""
+    swings = tuple(
+        Swing(s["start"], s["end"], s["before"], s["after"],
+              tuple(Cause(c["index"], c["trick"], c["change"], c["label"]) for c in s["causes"]))
+        for s in data.get("swings", ())
+    )  # fmt: skip
+    lessons = tuple(Lesson(x["decision"], x["made"], x["best"]) for x in data.get("lessons", ()))
+    positions = tuple(
+        Position(x["index"], x["trick"], tuple(x["hand"]),
+                 tuple((p["seat"], p["card"]) for p in x["plays"]))
+        for x in data.get("positions", ())
+    )  # fmt: skip
+    return swings, lessons, positions
