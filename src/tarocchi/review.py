@@ -16,9 +16,10 @@ resti, smoothed by the point lead as the search counts them). A cost is marked b
 thresholds (`THRESHOLDS`) only where the search is sure (`mark_of`): by the cost less
 twice its spread (`SURE`), under half the first threshold a tie ("best"); a cost past the
 first threshold whose lower bound is not is "close". A single legal choice is "forced".
-Beside the decisions: the graph of the seat's estimated final margin at each of its turns,
-the key moments (the costliest decisions, with the hint's reasons), the accuracy, and the
-AI of a level in the seat on the same cards (`ai_line`).
+Beside the decisions: the graph of the seat's estimated final margin at each of its
+turns, its large swings split into what caused them, what each costly choice lost
+(`review_explain`), the key moments (the costliest decisions), the accuracy, the position
+of each decision, and the AI of a level in the seat on the same cards (`ai_line`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Any
 
 from tarocchi.bots import LEVELS, make_bot
@@ -33,12 +35,23 @@ from tarocchi.bots.base import Bot
 from tarocchi.bots.hints import reason
 from tarocchi.bots.oracle import OracleBot
 from tarocchi.bots.search import SearchBot, warm_up
-from tarocchi.bots.valuation import LEVEL, valuate, view_seed
+from tarocchi.bots.valuation import LEVEL, fair_search, valuate, view_seed
 from tarocchi.cards import team_of
 from tarocchi.games.base import TrickGame
 from tarocchi.i18n import N_, Msg, Translator, translator
 from tarocchi.match import advance, table_bots, turn_seed
 from tarocchi.record import RecordError, replay
+from tarocchi.review_explain import (
+    Lesson,
+    Position,
+    Swing,
+    lesson,
+    parts_from_json,
+    parts_to_json,
+    position_value,
+    positions,
+    swings,
+)
 from tarocchi.views import view
 
 SEARCH = LEVEL  # the level whose search gives the fair values (and replays the seat)
@@ -185,6 +198,9 @@ class Review:
     graph: tuple[Point, ...]
     key_moments: tuple[KeyMoment, ...]
     ai: AiLine | None
+    swings: tuple[Swing, ...] = ()  # the graph's moves of a mistake or more, explained
+    lessons: tuple[Lesson, ...] = ()  # what each costly choice lost, and the best would do
+    positions: tuple[Position, ...] = ()  # each decision as the seat saw it
 
     @property
     def valued(self) -> tuple[Decision, ...]:
@@ -272,11 +288,19 @@ def value(p: Plan, k: int) -> Decision:
     return replace(decide(p.rules, p.states[i], made, p.salt, p.factor), index=i)
 
 
-def assemble(p: Plan, decisions: Sequence[Decision], ai: AiLine | None) -> Review:
+def assemble(
+    p: Plan, decisions: Sequence[Decision], ai: AiLine | None, known: Sequence[Swing] = ()
+) -> Review:
     """Return the review of the decisions valued so far (the first ones of the plan), with
-    the AI's line if known: the whole review once every decision is valued and ai is given."""
+    the AI's line if known: the whole review once every decision is valued and ai is given
+    (the swings already split in known are not searched again)."""
     done = tuple(decisions)
     rules = p.rules
+    end = None
+    if len(done) == p.total:  # the end, as the search counts a finished deal's margin
+        end = position_value(rules, p.states[-1], p.seat, search_at(p, len(p.actions)))
+    points = graph(done, len(p.actions), len(p.states[-1].winners), p.margin if end is None
+                   else end)  # fmt: skip
     return Review(
         game=rules.name,
         seed=p.seed,
@@ -284,10 +308,47 @@ def assemble(p: Plan, decisions: Sequence[Decision], ai: AiLine | None) -> Revie
         unit=N_("resti") if rules.name == "minchiate" else N_("points"),
         margin=p.margin,
         decisions=done,
-        graph=graph(done, len(p.actions), len(p.states[-1].winners), p.margin),
-        key_moments=key_moments(rules, done, p.states),
+        graph=points,
+        key_moments=key_moments(rules, done, p.states, p.actions),
         ai=ai,
+        swings=swings(
+            rules,
+            p.states,
+            p.actions,
+            p.seat,
+            gaps(points if end is not None else points[:-1]),
+            THRESHOLDS[rules.name].mistake,
+            lambda i: search_at(p, i),
+            known,
+        ),
+        lessons=tuple(
+            Lesson(
+                k,
+                lesson(rules, p.states, p.actions, d.index, rules.parse_action(d.made)),
+                lesson(rules, p.states, p.actions, d.index, rules.parse_action(d.best)),
+            )
+            for k, d in enumerate(done)
+            if d.mark in ("inaccuracy", "mistake", "blunder")
+        ),
+        positions=positions(rules, p.states, p.seat, p.mine[: len(done)]),
     )
+
+
+def search_at(p: Plan, i: int) -> SearchBot:
+    """Return the fair search of the seat's view before the record's i-th action (or at the
+    end), seeded as the valuation seeds it."""
+    v = view(p.states[i], p.seat)
+    return fair_search(v, view_seed(v, p.salt), p.factor)
+
+
+def gaps(points: Sequence[Point]) -> list[tuple[int, float, int, float]]:
+    """Return the graph's stretches between the seat's choice and its next turn (or the
+    end): (start, its value, end, its value)."""
+    return [
+        (a.index, a.value, b.index, b.value)
+        for a, b in pairwise(points)
+        if a.kind == "choice" and b.kind != "choice"
+    ]
 
 
 def review(
@@ -359,10 +420,13 @@ def graph(
 
 
 def key_moments(
-    rules: TrickGame[Any], decisions: Sequence[Decision], states: Sequence[Any]
+    rules: TrickGame[Any],
+    decisions: Sequence[Decision],
+    states: Sequence[Any],
+    actions: Sequence[int],
 ) -> tuple[KeyMoment, ...]:
     """Return the costliest decisions marked inaccuracy or worse, costliest first, each with
-    the hint's reasons for the choice made and the best."""
+    what the choice made lost and what the best would have done (`review_explain.lesson`)."""
     bad = [
         (i, d)
         for i, d in enumerate(decisions)
@@ -371,14 +435,13 @@ def key_moments(
     bad.sort(key=lambda x: (-(x[1].cost or 0.0), x[0]))
     out = []
     for i, d in bad[:KEY_MOMENTS]:
-        v = view(states[d.index], states[d.index].to_move)
         made, best = rules.parse_action(d.made), rules.parse_action(d.best)
         line = Msg(
             "%(made)s: %(why)s; better %(best)s: %(better)s",
             made=action_name(rules, made),
-            why=reason(v, made),
+            why=lesson(rules, states, actions, d.index, made),
             best=action_name(rules, best),
-            better=reason(v, best),
+            better=lesson(rules, states, actions, d.index, best),
         )
         out.append(KeyMoment(i, d.index, d.cost or 0.0, d.mark or "", line))
     return tuple(out)
@@ -508,6 +571,7 @@ def to_json(r: Review, tr: Translator | None = None) -> dict[str, Any]:
             for k in r.key_moments
         ],
         "ai": None if r.ai is None else ai_to_json(r.ai),
+        **parts_to_json(r.swings, r.lessons, r.positions, tr),
     }
 
 
@@ -539,6 +603,7 @@ def _thresholds(game_name: str) -> dict[str, float]:
 def from_json(data: dict[str, Any]) -> Review:
     """Return the review a JSON form holds (its texts as they were written)."""
     ai = data["ai"]
+    moves, taught, seen = parts_from_json(data)
     return Review(
         game=data["game"],
         seed=data["seed"],
@@ -570,4 +635,7 @@ def from_json(data: dict[str, Any]) -> Review:
             for k in data["key_moments"]
         ),
         ai=None if ai is None else ai_from_json(ai),
+        swings=moves,
+        lessons=taught,
+        positions=seen,
     )

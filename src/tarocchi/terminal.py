@@ -452,9 +452,34 @@ def describe_review(r: Review, tr: Translator) -> str:
                     "reason": tr.text(k.reason),
                 }
             )
+    out.extend(describe_swings(r, tr))
     if r.ai is not None:
         out.append(describe_ai(r, tr))
     return "\n".join(out)
+
+
+def describe_swings(r: Review, tr: Translator) -> list[str]:
+    """Return the lines of the graph's large moves: each with its causes as large as a
+    mistake (else its largest), largest first."""
+    from tarocchi.review import THRESHOLDS
+
+    if not r.swings:
+        return []
+    _ = tr.gettext
+    unit = _(r.unit)
+    lines = [_("What moved the estimate")]
+    for s in r.swings:
+        causes = sorted(s.causes, key=lambda c: -abs(c.change))
+        named = [c for c in causes if abs(c.change) >= THRESHOLDS[r.game].mistake] or causes[:1]
+        trick = s.causes[0].trick if s.causes else 1
+        head = _("%(when)s: %(change)s in all") % {
+            "when": tr.gettext("Trick %(n)d") % {"n": trick},
+            "change": f"{s.change:+g} {unit}",
+        }
+        what = _("%(what)s: %(change)s")
+        parts = [what % {"what": tr.text(c.label), "change": f"{c.change:+g}"} for c in named]
+        lines.append(f"  {head}: " + _("; ").join(parts))
+    return lines
 
 
 def where(d: Decision, tr: Translator) -> str:

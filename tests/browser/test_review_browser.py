@@ -154,7 +154,9 @@ def test_review_of_a_deal(browser: Browser, server: str, name: str, seed: int) -
     page.click("#review-moments .moment")
     page.wait_for_selector("#replay-dialog[open]")
     assert not page.eval_on_selector("#review-dialog", "d => d.open")
-    assert page.inner_text("#replay-step").startswith(when(trick))
+    # (at the decision: the trick so far and South's hand)
+    at = f"Trick {trick}, your turn" if trick else "Before the first trick, your turn"
+    assert page.inner_text("#replay-step").startswith(at)
     page.click("#replay-review")
     page.wait_for_selector("#review-dialog[open] #review-decisions > li")
     # a graph point, chosen with the keyboard (one stop for Tab, the arrows between points),

@@ -98,6 +98,8 @@ def test_review_prints_the_decisions_and_the_ai_line(
     text = capsys.readouterr().out
     assert "Analisi del gioco di Sud" in text and "Presa 1:" in text
     assert "L'IA (heuristic) con le tue carte" in text and "Precisione:" in text
+    # the graph's large moves, each with its causes
+    assert data["swings"] and "Che cosa ha spostato la stima" in text and " in tutto: " in text
     rec = json.loads(path.read_text())
     rec["actions"][10]["action"] = "MATTO" if rec["actions"][10]["action"] != "MATTO" else "T1"
     path.write_text(json.dumps(rec))

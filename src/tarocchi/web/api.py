@@ -1,4 +1,6 @@
-"""The JSON API: create a game, read it, act in it, ask a hint, fetch its record.
+"""The JSON API: create a game, read it, act in it, ask a hint, fetch its record, and
+start a practice deal from one of South's decisions in a finished deal (a review's "try
+again").
 
 The human is always South (seat 0). Every response is built from South's view
 (plus, for South's own turn, the reason each other card is refused), so no
@@ -14,6 +16,7 @@ models of `tarocchi.web.models`.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import secrets
 import time
@@ -29,6 +32,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
 from tarocchi.bots import LEVELS
+from tarocchi.cards import team_of
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import IllegalAction, TrickGame
 from tarocchi.i18n import Msg, Translator, translator
@@ -43,6 +47,7 @@ from tarocchi.web.models import (
     Hints,
     Moved,
     NewGame,
+    Practice,
     Record,
     errors_for,
 )
@@ -338,6 +343,35 @@ class Games:
         args = (row.game, row.seed, row.actions)
         return await self.in_pool(client, row.id, hint_for, *args, shortens=False)
 
+    async def practice(self, live: Live, decision: int, client: str) -> tuple[Live, str]:
+        """Start a practice deal at one of South's decisions of a finished deal: the same
+        seed and log up to it (so the same cards, and the AI seeded as in the deal), South
+        to act; it remembers where it came from and the deal's final margin. 409 before the
+        deal is over (a deal still being played cannot be tried out), 422 for a decision
+        South did not have."""
+        row = live.row
+        rules = game(row.game)
+        if live.state.to_move is not None:
+            raise HTTPException(409, NOT_OVER)
+        mine = [i for i, (seat, _) in enumerate(row.actions) if seat == HUMAN]
+        if decision >= len(mine):
+            why = Msg("this deal has no decision %(n)d of yours: it has %(total)d",
+                      n=decision, total=len(mine))  # fmt: skip
+            raise HTTPException(422, why)
+        self.limit("create", client)
+        at = mine[decision]
+        origin = {"from": row.id, "action": at,
+                  "margin": rules.result(live.state).margin(team_of(HUMAN))}  # fmt: skip
+        token = secrets.token_urlsafe(24)
+        practice = GameRow(secrets.token_urlsafe(12), token_hash(token), row.game, row.seed,
+                           row.level, row.actions[:at], at, False, now(), True,
+                           json.dumps(origin))  # fmt: skip
+        state = await asyncio.to_thread(rebuild, rules, row.seed, practice.actions)
+        await asyncio.to_thread(self.store.create, practice)
+        started = Live(practice, state, view(state, HUMAN))
+        self.remember(started)
+        return started, token
+
     def record(self, live: Live) -> dict[str, Any]:
         """Return the deal record once the deal is over (409 before)."""
         if not game(live.row.game).is_over(live.state):
@@ -354,6 +388,9 @@ def record_of(row: GameRow, final: Any) -> dict[str, Any]:
     log.final = final
     record = make_record(log, started_at=row.started_at)
     record["seed_chosen"] = row.seed_chosen  # a chosen deal could be known beforehand
+    if row.practice:  # a practice deal: the deal and South's action it started from
+        origin = json.loads(row.practice)
+        record["practice"] = {"from": origin["from"], "action": origin["action"]}
     return record
 
 
@@ -391,6 +428,8 @@ def view_json(live: Live, tr: Translator, with_history: bool = False) -> dict[st
     data["illegal"] = {codes[c]: tr.text(why) for c, why in refusals(live.state, HUMAN).items()}
     data["level"] = live.row.level
     data["title"] = rules.title
+    if live.row.practice:  # where it started, and the original deal's margin to beat
+        data["practice"] = json.loads(live.row.practice)
     if data["over"]:
         data["seed"] = live.row.seed  # only once the deal is over: the seed tells every card
     return data
@@ -461,6 +500,21 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         for r in ranked:
             r["reason"] = tr.text(r["reason"])
         return reply({"version": live.row.version, "suggestions": ranked})
+
+    @router.post("/games/{game_id}/practice", status_code=201, response_model=Created,
+                 responses=errors_for(*opened, 400, 409, 413, 429))  # fmt: skip
+    async def post_practice(game_id: GameId, body: Practice, request: Request, auth: Auth
+                            ) -> JSONResponse:  # fmt: skip
+        """Play a finished deal again from one of your decisions, as a practice deal: the same
+        cards and the same AI, your hand and the table as they were, your turn (a new game,
+        with its own id and token; its record says where it started)."""
+        service = games(request)
+        tr = translator(language(request))
+        live = await service.load(game_id, auth, fresh=True)
+        live, token = await service.practice(live, body.decision, client_of(request))
+        data = {"id": live.row.id, "token": token, "version": live.row.version,
+                "view": view_json(live, tr, True), "events": []}  # fmt: skip
+        return reply(data, 201)
 
     @router.get("/games/{game_id}/record", response_model=Record,
                 responses=errors_for(*opened, 409))  # fmt: skip

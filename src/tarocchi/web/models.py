@@ -84,6 +84,13 @@ class Action(Strict):
     version: int = Field(ge=0, le=MAX_VERSION)
 
 
+class Practice(Strict):
+    """The body of POST /api/games/{id}/practice: which of your decisions to play again
+    (0: your first), counted in the finished deal's log."""
+
+    decision: int = Field(ge=0, le=MAX_VERSION)
+
+
 class Open(BaseModel):
     """A response part that may gain fields."""
 
@@ -274,6 +281,23 @@ class Record(Open):
     result: Result
 
 
+class FirstDifference(BaseModel):
+    """The first decision where the AI in your seat chose otherwise than you."""
+
+    index: int = Field(description="the action's place in the deal's log")
+    trick: int = Field(description="its trick (0: before the first trick)")
+    ai: str = Field(description="the AI's action")
+    yours: str = Field(description="your action")
+
+
+class AiDeal(BaseModel):
+    """The AI's own deal on your cards, for the replay: its record, and its history as your
+    seat saw it."""
+
+    record: Record
+    history: list[Change]
+
+
 class AiOnYourCards(BaseModel):
     """The AI of the table's level in your seat on the same cards, the others unchanged."""
 
@@ -282,6 +306,9 @@ class AiOnYourCards(BaseModel):
     yours: float = Field(description="your team's final margin")
     diverged: int | None = Field(
         description="the first action where its play left yours (None: it played the same)"
+    )
+    first: FirstDifference | None = Field(
+        default=None, description="where it first chose otherwise (None: it never did)"
     )
 
 

@@ -14,7 +14,8 @@ page fills in as it goes and a restarted server resumes where the stored progres
 - Language-neutral: the stored review holds its reasons as message recipes
   (`i18n.recipe`), translated into the reader's language when served.
 - Hidden cards: nothing is served before the deal ends (409); after it, every hand is
-  public, as the end of the deal shows.
+  public, as the end of the deal shows (the AI's own deal on South's cards too: `GET
+  /api/games/{id}/review/ai`, the record and history its replay steps through).
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from fastapi.responses import JSONResponse
 from tarocchi.cards import team_of
 from tarocchi.games import game
 from tarocchi.i18n import Msg, Translator, from_recipe, recipe, translator
-from tarocchi.record import RecordError
+from tarocchi.match import DealLog
+from tarocchi.record import RecordError, make_record
 from tarocchi.review import (
     Review,
     ai_from_json,
@@ -47,6 +49,7 @@ from tarocchi.review import (
     to_json,
     value,
 )
+from tarocchi.views import history
 from tarocchi.web.api import (
     HUMAN,
     NOT_OVER,
@@ -60,8 +63,8 @@ from tarocchi.web.api import (
     reply,
 )
 from tarocchi.web.lang import language
-from tarocchi.web.models import ReviewState, errors_for
-from tarocchi.web.store import Store, StoreUnavailable
+from tarocchi.web.models import AiDeal, ReviewState, errors_for
+from tarocchi.web.store import GameRow, Store, StoreUnavailable
 from tarocchi.web.store.reviews import ReviewRow
 from tarocchi.web.workers import AiPool, Unavailable
 
@@ -88,6 +91,14 @@ def _reasons(data: dict[str, Any], convert: Callable[[Any], Any]) -> dict[str, A
         for d in data["decisions"]
     ]
     out["key_moments"] = [{**k, "reason": convert(k["reason"])} for k in data["key_moments"]]
+    out["swings"] = [
+        {**s, "causes": [{**c, "label": convert(c["label"])} for c in s["causes"]]}
+        for s in data.get("swings", ())
+    ]
+    out["lessons"] = [
+        {**x, "made": convert(x["made"]), "best": convert(x["best"])}
+        for x in data.get("lessons", ())
+    ]
     return out
 
 
@@ -95,7 +106,10 @@ def stored(r: Review) -> str:
     """Return a review as stored: JSON, its reasons as message recipes."""
     english = to_json(r)
     reasons = iter(
-        [c.reason for d in r.decisions for c in d.choices] + [k.reason for k in r.key_moments]
+        [c.reason for d in r.decisions for c in d.choices]
+        + [k.reason for k in r.key_moments]
+        + [c.label for s in r.swings for c in s.causes]
+        + [text for x in r.lessons for text in (x.made, x.best)]
     )
     return json.dumps(_reasons(english, lambda _text: recipe(next(reasons))))
 
@@ -119,11 +133,12 @@ def review_step(record: dict[str, Any], level: str, data: str | None, ai: str | 
     """Value South's next decision of a record not yet in the stored review data (none left:
     nothing) and return the review so far as stored, with the AI's line if given."""
     p = plan(record, HUMAN, level)
-    decisions = list(restored(data).decisions) if data else []
+    so_far = restored(data) if data else None
+    decisions = list(so_far.decisions) if so_far else []
     if len(decisions) < p.total:
         decisions.append(value(p, len(decisions)))
     line = ai_from_json(json.loads(ai)) if ai else None
-    return stored(assemble(p, decisions, line))
+    return stored(assemble(p, decisions, line, so_far.swings if so_far else ()))
 
 
 def ai_job(record: dict[str, Any], level: str) -> str:
@@ -280,10 +295,48 @@ def body(live: Live, rv: ReviewRow | None, tr: Translator) -> dict[str, Any]:
         ai = json.loads(rv.ai)
         yours = rules.result(live.state).margin(team_of(HUMAN))
         out["ai"] = {"level": ai["level"], "margin": ai["margin"], "yours": yours,
-                     "diverged": ai["diverged"]}  # fmt: skip
+                     "diverged": ai["diverged"],
+                     "first": first_difference(live.row.game, live.row.seed, live.row.actions,
+                                               rv.ai)}  # fmt: skip
     if rv.error:
         out["error"] = tr.text(from_recipe(json.loads(rv.error), card_of(rules.name)))
     return out
+
+
+@lru_cache(maxsize=SERVED_CACHE)
+def first_difference(
+    game_name: str, seed: int, actions: tuple[tuple[int, str], ...], ai: str
+) -> dict[str, Any] | None:
+    """Return where the AI in South's seat first chose otherwise than South: the action's
+    place, its trick (0 before the first), the AI's action and South's (None: it never did)."""
+    line = json.loads(ai)
+    at = line["diverged"]
+    if at is None:
+        return None
+    rules = game(game_name)
+    state = rebuild(rules, seed, actions[:at])
+    trick = len(state.winners) + 1 if rules.phase_name(state) == "play" else 0
+    return {"index": at, "trick": trick, "ai": line["actions"][at]["action"],
+            "yours": actions[at][1]}  # fmt: skip
+
+
+def ai_deal(row: GameRow, ai: str, tr: Translator) -> dict[str, Any]:
+    """Return the AI's own deal on South's cards: its record and its history as South's seat
+    saw it (the replay steps through both)."""
+    rules = game(row.game)
+    line = ai_from_json(json.loads(ai))
+    log = DealLog(rules, row.seed, rules.deal(row.seed), (line.level, row.level, row.level,
+                                                          row.level))  # fmt: skip
+    state = log.initial
+    for seat, code in line.actions:
+        action = rules.parse_action(code)
+        log.actions.append((seat, action))
+        state = rules.apply(state, action)
+    log.final = state
+    record = make_record(log)
+    record["seed_chosen"] = row.seed_chosen
+    actions = [a for _, a in log.actions]
+    return {"record": record, "history": history(rules, row.seed, actions, HUMAN, tr)}
 
 
 def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request], Reviewer]
@@ -331,6 +384,17 @@ def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request],
         cards (once the deal is over: 409 before)."""
         live, rv = await finished(request, game_id, auth)
         data = await asyncio.to_thread(body, live, rv, translator(language(request)))
+        return reply(data)
+
+    @router.get("/games/{game_id}/review/ai", response_model=AiDeal, responses=answers)
+    async def get_ai_deal(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
+        """Return the AI's own deal on your cards (its record and history, for the replay),
+        once the deal is over and the AI has played it (409 before)."""
+        live, rv = await finished(request, game_id, auth)
+        if not rv.ai:
+            raise HTTPException(409, Msg("the AI has not played your cards yet"))
+        tr = translator(language(request))
+        data = await asyncio.to_thread(ai_deal, live.row, rv.ai, tr)
         return reply(data)
 
     return router

@@ -1,11 +1,15 @@
 // The end of a deal: the result dialog (headline first, then the breakdown, the hands and
-// the piles), the record's download, and the trick-by-trick replay.
+// the piles; a practice deal's margin beside the original's), the record's download, and the
+// trick-by-trick replay (of the deal, or of the AI's own deal on your cards), which can open at
+// one of your decisions as you saw it.
 
 import { _ } from "./i18n.js";
-import { GAME, SEATS, api, cardImg, cardsRow, el, session } from "./common.js";
+import { GAME, SEATS, api, cardImg, cardsRow, el, inUnit, session, signedNumber } from "./common.js";
 
 let record = null;
-const replay = { history: [], tricks: [], at: 0 };
+// the replay: its record (the deal's, or the AI's own), its history, the trick shown, and the
+// decision shown before it (null: the whole trick)
+const replay = { record: null, history: [], tricks: [], at: 0, position: null };
 
 export function resetEnd() {
   record = null;
@@ -74,11 +78,26 @@ export function openEnd(view) {
   el("end-winner").textContent = [winner, score].join(" ");
   fillBreakdown(r);
   el("end-how").textContent = view.score ? view.score.how : "";
+  showPractice(view);
   const dialog = el("end-dialog");
   if (!dialog.open) dialog.showModal();
   dialog.scrollTop = 0;
   el("end-title").focus();
   fillHands(r);
+}
+
+// A practice deal's result beside the deal it started from.
+function showPractice(view) {
+  const line = el("end-practice");
+  const p = view.practice;
+  line.hidden = !p;
+  if (!p) return;
+  const r = view.result;
+  const unit = view.score ? view.score.unit : "points";
+  const margin = r.ns_resti === undefined ? r.ns - r.ew : r.ns_resti - r.ew_resti;
+  const signed = (v) => inUnit(v, unit, signedNumber.format(v));
+  line.textContent = _("A practice deal: your margin now %(now)s; in the deal you played, %(then)s.",
+    { now: signed(margin), then: signed(p.margin) });
 }
 
 async function download() {
@@ -98,13 +117,41 @@ function trickEntries(history) {
   return history.filter((h) => h.type === "trick");
 }
 
+// one of your decisions as you saw it: the trick so far and your hand
+function showPosition(box, p) {
+  box.className = "replay-table position";
+  el("replay-step").textContent = p.trick ? _("Trick %(trick)s, your turn: the trick so far and your hand.", { trick: p.trick })
+    : _("Before the first trick, your turn: your hand.");
+  if (p.plays.length) {
+    const table = document.createElement("div");
+    table.className = "replay-table cross";
+    for (const play of p.plays) {
+      const fig = document.createElement("figure");
+      fig.className = `replay-seat seat-${play.seat}`;
+      const cap = document.createElement("figcaption");
+      cap.textContent = SEATS[play.seat];
+      fig.append(cardImg(play.card), cap);
+      table.append(fig);
+    }
+    box.append(table);
+  }
+  const h = document.createElement("h4");
+  h.textContent = _("Your hand");
+  box.append(h, cardsRow(p.hand));
+  el("replay-score").textContent = "";
+}
+
 function showStep() {
   const { tricks, at } = replay;
   const box = el("replay-table");
   box.replaceChildren();
+  if (replay.position) {
+    showPosition(box, replay.position);
+    return;
+  }
   if (at === 0) {
     el("replay-step").textContent = _("Before the first trick: the hands as dealt.");
-    record.hands.forEach((hand, seat) => {
+    replay.record.hands.forEach((hand, seat) => {
       const h = document.createElement("h4");
       h.textContent = SEATS[seat];
       box.append(h, cardsRow(hand));
@@ -135,24 +182,32 @@ function showStep() {
 }
 
 // Open the replay at a trick (0: the hands as dealt), from the result or the review; history:
-// the deal's entries as the page's log told them (a reload's, then each answer's)
-export async function openReplay(history, at = 1) {
-  await fetchRecord();
-  replay.history = history;
-  replay.tricks = record.tricks;
-  replay.at = Math.max(0, Math.min(record.tricks.length, at));
+// the deal's entries as the page's log told them (a reload's, then each answer's). With a
+// position (one of your decisions: its trick, the plays so far, your hand), it shows that first;
+// with another deal (the AI's own: its record and history), it steps through that one.
+export async function openReplay(history, at = 1, { position = null, deal = null } = {}) {
+  replay.record = deal ? deal.record : await fetchRecord();
+  replay.history = deal ? deal.history : history;
+  replay.tricks = replay.record.tricks;
+  replay.at = Math.max(0, Math.min(replay.tricks.length, position ? position.trick : at));
+  replay.position = position;
+  el("replay-title").textContent = deal ? _("The AI's deal on your cards") : _("Replay");
   showStep();
   for (const id of ["end-dialog", "review-dialog"]) el(id).close();
   el("replay-dialog").showModal();
 }
 
 function step(to) {
+  replay.position = null;
   replay.at = Math.max(0, Math.min(replay.tricks.length, to));
   showStep();
 }
 
+// the next step: from a decision, its whole trick; else the next trick
+const nextStep = () => (replay.position ? replay.at : replay.at + 1);
+
 export function replayKey(event) {
-  const to = { ArrowLeft: replay.at - 1, ArrowRight: replay.at + 1, Home: 0, End: replay.tricks.length }[event.key];
+  const to = { ArrowLeft: replay.at - 1, ArrowRight: nextStep(), Home: 0, End: replay.tricks.length }[event.key];
   if (to === undefined) return;
   step(to);
   event.preventDefault();
@@ -162,6 +217,6 @@ el("end-close").addEventListener("click", () => el("end-dialog").close());
 el("end-download").addEventListener("click", download);
 el("replay-first").addEventListener("click", () => step(0));
 el("replay-prev").addEventListener("click", () => step(replay.at - 1));
-el("replay-next").addEventListener("click", () => step(replay.at + 1));
+el("replay-next").addEventListener("click", () => step(nextStep()));
 el("replay-last").addEventListener("click", () => step(replay.tricks.length));
 el("replay-close").addEventListener("click", () => el("replay-dialog").close());

@@ -1,6 +1,7 @@
 // The review's graph as an inline SVG: South's team's estimated final margin before and after
 // each of South's decisions and at the end, over the deal's actions, the tricks marked on the
-// x axis; each point is a button that opens the replay at its trick.
+// x axis; each point is a button that opens the replay at its trick; each move as large as a
+// mistake is numbered where it happens, as in the list that says what caused it.
 
 import { _ } from "./i18n.js";
 import { inUnit, signedNumber } from "./common.js";
@@ -120,9 +121,25 @@ function rove(group) {
   });
 }
 
+// the number of each large move (a swing) at the middle of its stretch, its label the causes
+function drawSwings(g, r, scale, labels, onPick) {
+  const group = svg("g", { class: "graph-swings" }, g);
+  (r.swings || []).forEach((s, i) => {
+    const trick = s.causes.length ? s.causes[0].trick : 1;
+    const label = _("Move %(n)s: %(what)s", { n: i + 1, what: labels[i] });
+    const node = svg("g", { class: `graph-swing ${s.after < s.before ? "down" : "up"}`, role: "img",
+      "aria-label": label, "data-trick": trick }, group);
+    svg("title", {}, node).textContent = label;
+    const [cx, cy] = [scale.x((s.start + s.end) / 2), scale.y((s.before + s.after) / 2)];
+    svg("rect", { x: cx - 8, y: cy - 8, width: 16, height: 16, rx: 3, class: "swing-box" }, node);
+    text(node, cx, cy + 4, String(i + 1), "swing-number");
+    node.addEventListener("click", () => onPick(trick));
+  });
+}
+
 // Return the graph of a review as an SVG element of a width (px), its points calling
-// onPick(trick).
-export function drawGraph(r, record, width, onPick) {
+// onPick(trick), its large moves numbered and labelled (labels: their text, in order).
+export function drawGraph(r, record, width, onPick, labels = []) {
   const w = Math.max(240, width);
   const h = w < 500 ? 220 : 260;
   const last = record.actions.length;
@@ -138,6 +155,7 @@ export function drawGraph(r, record, width, onPick) {
   drawAxes(root, { x, y, yTicks, w, h }, { starts: trickStarts(record), last }, r.unit);
   const line = r.graph.map((p) => `${x(p.index).toFixed(1)},${y(p.value).toFixed(1)}`).join(" ");
   svg("polyline", { points: line, class: "graph-line" }, root);
+  drawSwings(root, r, { x, y }, labels, onPick);
   const marks = new Map(r.decisions.map((d) => [d.index + 1, d.mark]));
   const points = svg("g", { class: "graph-points" }, root);
   for (const p of r.graph) {

@@ -401,6 +401,17 @@ function askNewDeal() {
   else newDeal();
 }
 
+// A practice deal the review started (a new game at one of South's decisions): the table
+// takes it up as it takes up a reloaded game.
+function practice(data) {
+  resetEnd();
+  resetReview();
+  session.id = data.id;
+  session.token = data.token;
+  save();
+  show(data);
+}
+
 async function newDeal(seed) {
   resetEnd();
   resetReview();
@@ -556,6 +567,7 @@ function wire() {
   el("end-again").addEventListener("click", () => newDeal(state.view.seed));
   el("end-replay").addEventListener("click", () => openReplay(state.history));
   el("end-review").addEventListener("click", () => openReview(state.view, state.history));
+  document.addEventListener("tarocchi:practice", (e) => practice(e.detail));
   el("replay-review").addEventListener("click", () => openReview(state.view, state.history));
   el("level").value = localStorage.getItem("tarocchi-level") || "normal";
   el("level").addEventListener("change", () => {

@@ -1,6 +1,9 @@
 // The review of a deal in the page: its progress, South's decisions with their marks, the
-// fair and hindsight values kept apart, the graph, the key moments, and the AI on your cards
-// (in the review and in the result dialog). The server values everything; this shows it.
+// fair and hindsight values kept apart, what each costly choice lost, the graph and what moved
+// it, the key moments, and the AI on your cards (in the review and in the result dialog, with
+// its first different choice and its own deal to step through). Each decision opens its
+// position in the replay, and "Try again" plays on from it as a practice deal. The server
+// values everything; this shows it.
 
 import { _, ngettext } from "./i18n.js";
 import { api, cardImg, cardName, el, inUnit, number, pack, session, signedNumber } from "./common.js";
@@ -40,7 +43,23 @@ function aiText(ai, unit) {
   const line = ai.yours > ai.margin ? _("You %(yours)s, the AI in your seat (%(level)s) %(ai)s: you beat it by %(by)s.", vars)
     : ai.yours < ai.margin ? _("You %(yours)s, the AI in your seat (%(level)s) %(ai)s: it beat you by %(by)s.", vars)
       : _("You %(yours)s, the AI in your seat (%(level)s) %(ai)s: a tie.", vars);
-  return ai.diverged === null ? [line, _("It made every choice you made.")].join(" ") : line;
+  if (ai.diverged === null) return [line, _("It made every choice you made.")].join(" ");
+  const first = ai.first;
+  if (!first) return line;
+  return [line, _("Where it first chose otherwise (%(when)s), it played %(ai)s and you %(yours)s.", {
+    when: when(first.trick), ai: cardName(first.ai), yours: cardName(first.yours) })].join(" ");
+}
+
+// the AI's own deal on your cards, in the replay, at the trick where it first chose otherwise
+async function replayAi() {
+  const first = rv.data && rv.data.ai && rv.data.ai.first;
+  try {
+    const deal = await api("GET", `/api/games/${rv.id}/review/ai`);
+    rv.scroll = el("review-dialog").scrollTop;
+    openReplay(rv.history, first ? first.trick : 1, { deal });
+  } catch (err) {
+    showFailure(_("The AI's deal is not available: %(reason)s", { reason: err.message }));
+  }
 }
 
 // Show in the result dialog how the AI did on South's cards, asking the server a few times
@@ -177,11 +196,56 @@ function draw(data) {
   el("review-body").hidden = !r;
   if (!r) return;
   el("review-summary").textContent = summary(r, status === "done");
-  el("review-ai").textContent = data.ai ? aiText(data.ai, r.unit) : _("The AI in your seat: computing…");
+  drawAi(data.ai, r.unit);
   drawMarks(r);
+  drawSwings(r);
   drawMoments(r, status === "done");
-  drawDecisions(r);
+  drawDecisions(r, status === "done");
   fitGraph();
+}
+
+function drawAi(ai, unit) {
+  const box = el("review-ai");
+  const key = JSON.stringify(ai);
+  if (key === rv.drawn.ai) return;
+  rv.drawn.ai = key;
+  box.replaceChildren(ai ? aiText(ai, unit) : _("The AI in your seat: computing…"));
+  if (ai && ai.diverged !== null) {
+    const b = button(_("Step through the AI's deal"), replayAi);
+    b.id = "review-ai-replay";
+    box.append(" ", b);
+  }
+}
+
+function button(text, onClick, cls = "button small secondary") {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = cls;
+  b.textContent = text;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+// -- practice: play on from a decision ---------------------------------------------------------
+
+// Start a practice deal at one of South's decisions (its place among them) and hand it to the
+// table (play.js takes it up: a new game, South to act at that position).
+async function tryAgain(decision, b) {
+  b.disabled = true;
+  try {
+    const data = await api("POST", `/api/games/${rv.id}/practice`, { decision });
+    document.dispatchEvent(new CustomEvent("tarocchi:practice", { detail: data }));
+  } catch (err) {
+    showFailure(_("Could not start a practice deal: %(reason)s", { reason: err.message }));
+  } finally {
+    b.disabled = false;
+  }
+}
+
+function tryButton(decision) {
+  const b = button(_("Try again from here"), () => tryAgain(decision, b));
+  b.classList.add("try-again");
+  return b;
 }
 
 function summary(r, done) {
@@ -224,10 +288,61 @@ function drawMarks(r) {
   }), rule);
 }
 
-// the replay at the trick of a decision or a point (0: the hands as dealt)
-function replayAt(trick) {
+// the replay at the trick of a decision or a point (0: the hands as dealt), or at one of your
+// decisions as you saw it (its position)
+function replayAt(trick, position = null) {
   rv.scroll = el("review-dialog").scrollTop;
-  openReplay(rv.history, trick);
+  openReplay(rv.history, trick, { position });
+}
+
+// the position of a decision (its place in the deal's log), as the review gives it
+function positionOf(r, index) {
+  return (r.positions || []).find((p) => p.index === index) || null;
+}
+
+// -- what moved the estimate -------------------------------------------------------------------
+
+// A swing's causes worth naming: those as large as a mistake, largest first (else the largest).
+function named(swing, threshold) {
+  const causes = [...swing.causes].sort((a, b) => Math.abs(b.change) - Math.abs(a.change));
+  const big = causes.filter((c) => Math.abs(c.change) >= threshold);
+  return big.length ? big : causes.slice(0, 1);
+}
+
+export function swingText(swing, r) {
+  const parts = named(swing, r.thresholds.mistake).map((c) => _("%(what)s: %(change)s", {
+    what: c.label, change: signed(c.change, r.unit) }));
+  return parts.join(_("; "));
+}
+
+function drawSwings(r) {
+  const list = el("review-swings");
+  const swings = r.swings || [];
+  const key = JSON.stringify([swings, r.decisions.length]);
+  if (key === rv.drawn.swings) return;
+  rv.drawn.swings = key;
+  if (!swings.length) {
+    const li = document.createElement("li");
+    li.className = "none";
+    li.textContent = _("No move of the graph as large as a mistake so far.");
+    list.replaceChildren(li);
+    return;
+  }
+  list.replaceChildren(...swings.map((s, i) => {
+    const li = document.createElement("li");
+    li.value = i + 1;
+    const trick = s.causes.length ? s.causes[0].trick : 1;
+    const b = button("", () => replayAt(trick), "moment swing");
+    const head = document.createElement("span");
+    head.className = "moment-head";
+    head.textContent = _("%(when)s: %(change)s in all", { when: when(trick), change: signed(s.after - s.before, r.unit) });
+    const why = document.createElement("span");
+    why.className = "moment-why";
+    why.textContent = swingText(s, r);
+    b.append(head, why);
+    li.append(b);
+    return li;
+  }));
 }
 
 function drawMoments(r, done) {
@@ -256,9 +371,10 @@ function drawMoments(r, done) {
     why.className = "moment-why";
     why.textContent = k.reason;
     b.append(head, why);
-    b.addEventListener("click", () => replayAt(d.trick));
+    b.addEventListener("click", () => replayAt(d.trick, positionOf(r, d.index)));
     const li = document.createElement("li");
     li.append(b);
+    li.append(tryButton(k.decision));
     return li;
   }));
 }
@@ -374,7 +490,17 @@ function choicesTable(d, unit) {
   return details;
 }
 
-function decisionItem(d, r) {
+// what a costly choice lost, and what the best would have done
+function lessonLine(d, lesson) {
+  const p = document.createElement("p");
+  p.className = "decision-lesson";
+  const text = (t) => document.createTextNode(t);
+  p.append(sentence(_("What came of it: %(made)s. With %(best)s: %(better)s."), {
+    made: text(lesson.made), best: actionNode(d.best, d), better: text(lesson.best) }));
+  return p;
+}
+
+function decisionItem(d, k, r, done) {
   const li = document.createElement("li");
   li.className = `decision mark-${d.mark || "ranked"}`;
   li.dataset.index = d.index;
@@ -385,17 +511,29 @@ function decisionItem(d, r) {
   head.append(whenEl, " ", markBadge(d.mark));
   if (d.cost && d.kind === "searched") head.append(" ", _("cost %(cost)s", { cost: amount(d.cost, r.unit) }));
   li.append(head, playedLine(d));
+  const lesson = (r.lessons || []).find((x) => x.decision === k);
+  if (lesson) li.append(lessonLine(d, lesson));
   if (d.kind !== "heuristic") li.append(valuesList(d, r.unit));
   if (d.choices.length > 1) li.append(choicesTable(d, r.unit));
+  const buttons = document.createElement("p");
+  buttons.className = "decision-buttons";
+  const position = positionOf(r, d.index);
+  const show = button(_("Show the position"), () => replayAt(d.trick, position));
+  show.classList.add("show-position");
+  buttons.append(show);
+  buttons.append(" ", tryButton(k));
+  li.append(buttons);
   return li;
 }
 
 // a decision once valued stays as it is: only the new ones are added (an open list of
-// choices stays open while the review goes on)
-function drawDecisions(r) {
+// choices stays open while the review goes on); once the review is done they are drawn again
+// with what only the whole review knows (their lessons, "try again")
+function drawDecisions(r, done) {
   const list = el("review-decisions");
-  if (list.children.length > r.decisions.length) list.replaceChildren();
-  list.append(...r.decisions.slice(list.children.length).map((d) => decisionItem(d, r)));
+  if (list.children.length > r.decisions.length || (done && !rv.drawn.decisionsDone)) list.replaceChildren();
+  rv.drawn.decisionsDone = done;
+  list.append(...r.decisions.slice(list.children.length).map((d, i) => decisionItem(d, list.children.length + i, r, done)));
 }
 
 // -- the graph, drawn to the width it has ----------------------------------------------------
@@ -403,10 +541,11 @@ function drawDecisions(r) {
 function fitGraph() {
   const box = el("review-graph");
   const r = rv.data && rv.data.review;
-  const key = r && `${box.clientWidth} ${r.graph.length}`;
+  const key = r && `${box.clientWidth} ${r.graph.length} ${(r.swings || []).length}`;
   if (!r || !rv.record || !box.clientWidth || key === rv.drawn.graph) return;
   rv.drawn.graph = key;
-  box.replaceChildren(drawGraph(r, rv.record, box.clientWidth, replayAt));
+  const labels = (r.swings || []).map((s) => swingText(s, r));
+  box.replaceChildren(drawGraph(r, rv.record, box.clientWidth, replayAt, labels));
 }
 
 el("review-close").addEventListener("click", () => el("review-dialog").close());

@@ -84,6 +84,7 @@ class GameRow:
     over: bool
     started_at: str
     seed_chosen: bool = False  # the client asked for this seed (its deal can be known)
+    practice: str | None = None  # a practice deal's start, as JSON (see schema.games)
 
 
 class Store:
@@ -174,6 +175,8 @@ class Store:
             "over": row.over, "started_at": row.started_at, "updated_at": row.started_at,
             "seed_chosen": row.seed_chosen,
         }  # fmt: skip
+        if row.practice is not None:  # (other games leave it NULL, as a store before 0005 did)
+            values["practice"] = row.practice
         self._run(lambda conn: conn.execute(games.insert().values(values)))
         self._changed(row.id, row.version)
 
@@ -182,6 +185,7 @@ class Store:
         query = sa.select(
             games.c.id, games.c.token_hash, games.c.game, games.c.seed, games.c.level,
             games.c.actions, games.c.version, games.c.over, games.c.started_at, games.c.seed_chosen,
+            games.c.practice,
         ).where(games.c.id == game_id)  # fmt: skip
         r = self._run(lambda conn: conn.execute(query).first())
         if r is None:
@@ -189,7 +193,7 @@ class Store:
         actions = tuple((int(s), str(a)) for s, a in json.loads(r.actions))
         return GameRow(
             r.id, r.token_hash, r.game, r.seed % SEED_SPAN, r.level, actions, r.version, r.over,
-            r.started_at, r.seed_chosen,
+            r.started_at, r.seed_chosen, r.practice,
         )  # fmt: skip
 
     def update(

@@ -20,6 +20,9 @@ games = sa.Table(
     sa.Column("started_at", sa.Text, nullable=False),  # ISO 8601 UTC, so text order is time order
     sa.Column("updated_at", sa.Text, nullable=False),
     sa.Column("seed_chosen", sa.Boolean, nullable=False),  # the client chose the seed (practice)
+    # a practice deal's start: JSON {"from": game id, "action": its place, "margin": the
+    # original deal's final margin for South's team}; NULL for any other game
+    sa.Column("practice", sa.Text),
 )
 
 # one row per finished game (its South seat): the AI on South's cards, computed when the deal
