@@ -25,6 +25,7 @@ LAYERS = (
         "tarocchi.record",
         "tarocchi.bench",
         "tarocchi.review",
+        "tarocchi.review_explain",
         "tarocchi.stability",
     ),
     ("tarocchi.cli", "tarocchi.terminal", "tarocchi.web", "tarocchi.adapters"),
