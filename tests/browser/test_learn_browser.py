@@ -131,6 +131,12 @@ def test_the_play_page_offers_the_guided_deal_once(browser: Browser, server: str
     page.reload()
     page.wait_for_selector(".hand-card", timeout=60_000)
     assert page.is_hidden("#learn-offer")  # once
+    # another game's first visit offers its own; Escape closes it, the table still playable
+    page.goto(f"{server}/play/piedicavallo")
+    page.wait_for_selector(".hand-card", timeout=60_000)
+    assert page.is_visible("#learn-offer")
+    page.keyboard.press("Escape")
+    assert page.is_hidden("#learn-offer")
     # and from the offer, the lesson
     page.goto(f"{server}/play/ottocento")
     page.wait_for_selector(".hand-card", timeout=60_000)

@@ -83,11 +83,9 @@ function offer() {
   if (visited) return;
   const box = el("learn-offer");
   box.hidden = false;
-  root.classList.add("learning");
-  el("learn-offer-close").addEventListener("click", () => {
-    box.hidden = true;
-    root.classList.remove("learning");
-  });
+  const close = () => { box.hidden = true; };
+  el("learn-offer-close").addEventListener("click", close);
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
 }
 
 if (root.dataset.lesson !== undefined) {
