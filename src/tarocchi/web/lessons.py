@@ -385,7 +385,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         return JSONResponse({"version": live.row.version, "steps": found})
 
     @router.post("/games/{game_id}/lesson/finish", response_model=Moved,
-                 responses=errors_for(401, 403, 404, 409, 422, 429, 503))  # fmt: skip
+                 responses=errors_for(400, 401, 403, 404, 409, 413, 422, 429, 503))  # fmt: skip
     async def finish_lesson(game_id: GameId, body: Finished, request: Request, auth: Auth
                             ) -> JSONResponse:  # fmt: skip
         """Play the rest of the guided deal for you (its lesson said, the deal need not take
