@@ -131,6 +131,12 @@ def test_the_play_page_offers_the_guided_deal_once(browser: Browser, server: str
     page.reload()
     page.wait_for_selector(".hand-card", timeout=60_000)
     assert page.is_hidden("#learn-offer")  # once
+    # another game's first visit offers its own; Escape closes it, the table still playable
+    page.goto(f"{server}/play/piedicavallo")
+    page.wait_for_selector(".hand-card", timeout=60_000)
+    assert page.is_visible("#learn-offer")
+    page.keyboard.press("Escape")
+    assert page.is_hidden("#learn-offer")
     # and from the offer, the lesson
     page.goto(f"{server}/play/ottocento")
     page.wait_for_selector(".hand-card", timeout=60_000)
@@ -146,3 +152,21 @@ def test_the_lesson_is_accessible(browser: Browser, server: str, scheme: str) ->
     assert serious(page, f"lesson {scheme}") == []
     page.click("#lesson-next")
     assert serious(page, f"lesson {scheme}, marked cards") == []
+
+
+def test_the_rest_of_the_guided_deal_played_for_the_player(browser: Browser, server: str) -> None:
+    page = open_lesson(browser, server, "minchiate", "en", viewport={"width": 1280, "height": 720})
+    assert page.is_hidden("#lesson-finish")  # not before a few tricks
+    for _ in range(30):
+        if page.is_visible("#lesson-finish"):
+            break
+        assert my_turn(page) != "over"
+        act_once(page)
+        page.wait_for_timeout(300)  # the lesson's answer for the new view
+    page.click("#lesson-finish")
+    page.wait_for_selector("#end-dialog[open] .breakdown tbody tr", timeout=120_000)
+    page.wait_for_function("() => document.getElementById('lesson-end').textContent")
+    assert "resti" in page.inner_text("#lesson-end")
+    assert len(page.query_selector_all("#log .log-trick")) == 21  # every trick in the log
+    page.screenshot(path=str(SHOTS / "learn-minchiate-finished.png"))
+    assert page.errors == []  # type: ignore[attr-defined]

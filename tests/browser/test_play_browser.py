@@ -22,6 +22,8 @@ def open_table(
     page.goto(f"{base}/")
     page.evaluate("localStorage.setItem('tarocchi-speed', '0')")
     page.evaluate(f"localStorage.setItem('tarocchi-level', {level!r})")
+    # the table as a returning player sees it (test_learn_browser tests the first visit's offer)
+    page.evaluate(f"localStorage.setItem('tarocchi-learn-offered-{name}', 'yes')")
     page.goto(f"{base}/play/{name}?new&seed={seed}")
     page.wait_for_selector(".hand-card", timeout=30_000)
     page.errors = errors  # type: ignore[attr-defined]

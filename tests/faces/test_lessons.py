@@ -127,3 +127,29 @@ def test_the_learn_page_sets_up_the_lesson(client: TestClient) -> None:
         played = client.get(f"/play/{name}").text
         assert "data-lesson" not in played and f'href="/learn/{name}"' in played  # the offer
     assert client.get("/learn/tarot").status_code == 404
+
+
+def test_the_rest_of_the_guided_deal_is_played_for_south(client: TestClient) -> None:
+    lesson = LESSONS["piedicavallo"]
+    made = client.post("/api/games", json={"game": "piedicavallo", "seed": lesson.seed,
+                                           "level": LEVEL}).json()  # fmt: skip
+    headers = {"Authorization": f"Bearer {made['token']}"}
+    url = f"/api/games/{made['id']}/lesson/finish"
+    stale = client.post(url, json={"version": made["version"] + 1}, headers=headers)
+    assert stale.status_code == 409
+    done = client.post(url, json={"version": made["version"]}, headers=headers)
+    assert done.status_code == 200, done.text
+    data = done.json()
+    assert data["view"]["over"] and data["view"]["result"]["winner"] in ("NS", "EW", "draw")
+    assert sum(1 for e in data["events"] if "action" in e) == 15  # South's 15 cards, played
+    again = client.get(f"/api/games/{made['id']}", headers=headers).json()
+    assert again["version"] == data["version"] and again["view"]["over"]
+    record = client.get(f"/api/games/{made['id']}/record", headers=headers).json()
+    assert record["seed_chosen"]  # a practice deal, its cards known beforehand
+    # a real deal is not played for the player
+    real = client.post("/api/games", json={"game": "piedicavallo"}).json()
+    other = client.post(f"/api/games/{real['id']}/lesson/finish", json={"version": real["version"]},
+                        headers={"Authorization": f"Bearer {real['token']}"})  # fmt: skip
+    assert other.status_code == 409
+    mine = {"Authorization": f"Bearer {real['token']}"}
+    assert client.get(f"/api/games/{real['id']}", headers=mine).json()["version"] == real["version"]

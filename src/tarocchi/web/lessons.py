@@ -5,25 +5,32 @@ real rules and API; this module only explains it. Each step is a test of South's
 what the page says when it holds, with the cards it talks about (always cards South can see:
 its hand, the trick, the last trick, cards shown face up). The page (`/learn/<game>`,
 static/learn.js) asks `GET /api/games/{id}/lesson` at each view and says each step the first
-time it holds; the texts are here only, in every language through the catalogs.
+time it holds; the texts are here only, in every language through the catalogs. A few
+tricks in, `POST /api/games/{id}/lesson/finish` plays the rest of the guided deal (and only
+that deal) for South, so that a lesson takes minutes.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 
+from tarocchi.bots import LEVELS, make_bot
 from tarocchi.cards import SUIT_NAMES_EN, TRUMPS, bits
+from tarocchi.games import game
 from tarocchi.games.base import View, led_suit
 from tarocchi.i18n import SEATS, Msg, translator
-from tarocchi.web.api import Auth, GameId, Games
+from tarocchi.match import turn_seed
+from tarocchi.web.api import HUMAN, Auth, GameId, Games, Live, client_of, view_json
 from tarocchi.web.lang import language
+from tarocchi.web.models import MAX_VERSION, Action, Moved, errors_for
 from tarocchi.web.models import Lesson as LessonModel
-from tarocchi.web.models import errors_for
 
 # what a step says when it holds: its text and the cards it marks (a mask), or None
 Says = Callable[[View], tuple[Msg, int] | None]
@@ -377,4 +384,41 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         ]
         return JSONResponse({"version": live.row.version, "steps": found})
 
+    @router.post("/games/{game_id}/lesson/finish", response_model=Moved,
+                 responses=errors_for(400, 401, 403, 404, 409, 413, 422, 429, 503))  # fmt: skip
+    async def finish_lesson(game_id: GameId, body: Finished, request: Request, auth: Auth
+                            ) -> JSONResponse:  # fmt: skip
+        """Play the rest of the guided deal for you (its lesson said, the deal need not take
+        long): your cards as the lesson's AI would play them, then the others', to the end."""
+        service = games(request)
+        tr = translator(language(request))
+        live = await service.load(game_id, auth, body.version)
+        lesson = LESSONS[live.row.game]
+        if live.row.seed != lesson.seed or live.row.level != LEVEL:
+            raise HTTPException(409, Msg("only the guided deal can be finished for you"))
+        events: list[dict[str, Any]] = []
+        version = body.version  # the first action answers it (a stale one is refused)
+        while live.state.to_move == HUMAN:
+            code = await asyncio.to_thread(south_choice, live)
+            action = Action(action=code, version=version)
+            live, told = await service.act(live, action, client_of(request), tr)
+            events += told
+            version = live.row.version
+        data = {"version": live.row.version, "events": events, "view": view_json(live, tr)}
+        return JSONResponse(data)
+
     return router
+
+
+class Finished(BaseModel):
+    """The body of POST /api/games/{id}/lesson/finish: the version it answers."""
+
+    version: int = Field(ge=0, le=MAX_VERSION)
+
+
+def south_choice(live: Live) -> str:
+    """Return South's action as the lesson's AI chooses it from South's view (seeded as the
+    server seeds its bots: the deal, the seat, the log's length)."""
+    rules = game(live.row.game)
+    bot = make_bot(LEVELS[LEVEL], rules, turn_seed(live.row.seed, HUMAN, len(live.row.actions)))
+    return rules.action_code(bot.choose(live.view))

@@ -11,6 +11,8 @@ let queue = []; // the steps that hold now and are not read yet, first to say fi
 let at = 0; // the position in the queue of the step said
 let asked = 0; // the number of the latest request: an older answer is dropped
 let told = 0;
+let version = 0; // the game's version the latest answer was for
+const FINISH_AFTER = 4; // tricks played before the rest may be played for the player
 
 function readKey() {
   return `tarocchi-learn-read-${GAME}`;
@@ -66,6 +68,9 @@ async function explain(view) {
     return; // the table says what went wrong; the lesson waits for the next view
   }
   if (mine !== asked) return;
+  version = data.version;
+  // a few tricks in, the rest of the deal may be played for the player (the lesson is said)
+  el("lesson-finish").hidden = view.over || view.tricks.length < FINISH_AFTER;
   loadRead();
   // what is new first; else what explains this decision again (following suit...)
   queue = data.steps.filter((s) => !read.keys.has(s.key));
@@ -73,6 +78,20 @@ async function explain(view) {
   if (queue.length) say(0);
   else mark([]);
   el("lesson").dataset.told = String(++told); // views explained (the tests wait on it)
+}
+
+// Play the rest of the deal for the player (the server's lesson AI in South's seat), then
+// show the finished deal as a reload does: its log, its result.
+async function finish() {
+  const button = el("lesson-finish");
+  button.disabled = true;
+  try {
+    await api("POST", `/api/games/${session.id}/lesson/finish`, { version });
+    location.reload();
+  } catch (err) {
+    el("lesson-text").textContent = err.message;
+    button.disabled = false;
+  }
 }
 
 // A first visit to a game's play page offers its guided deal, once (a deal saved before
@@ -83,17 +102,16 @@ function offer() {
   if (visited) return;
   const box = el("learn-offer");
   box.hidden = false;
-  root.classList.add("learning");
-  el("learn-offer-close").addEventListener("click", () => {
-    box.hidden = true;
-    root.classList.remove("learning");
-  });
+  const close = () => { box.hidden = true; };
+  el("learn-offer-close").addEventListener("click", close);
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
 }
 
 if (root.dataset.lesson !== undefined) {
   localStorage.setItem(OFFERED, "yes");
   root.addEventListener("tarocchi-view", (e) => explain(e.detail));
   el("lesson-next").addEventListener("click", () => say(at + 1));
+  el("lesson-finish").addEventListener("click", finish);
 } else {
   offer();
 }
