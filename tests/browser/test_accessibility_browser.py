@@ -1,6 +1,7 @@
 """Accessibility and the Content-Security-Policy, in Chromium: axe-core finds no serious or
 critical violation on any page (the play page mid-deal, at a declaration, with the end
-dialog and the replay open, light and dark), and no page breaks the strict policy the
+dialog, the replay, New deal's question and a phone's score-and-log drawer open, light and
+dark), and no page breaks the strict policy the
 server sends (every response here carries it, so a stray inline script or style attribute
 is refused and reported)."""
 
@@ -70,6 +71,14 @@ def test_pages_are_accessible_under_the_policy(browser: Browser, server: str, sc
     act_once(page)
     act_once(page)
     problems += serious(page, "mid-deal")
+    page.click("#new-deal")  # the question before abandoning the deal
+    problems += serious(page, "new deal question")
+    page.keyboard.press("Escape")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.click("#panel-toggle")  # the score-and-log drawer of a phone
+    problems += serious(page, "drawer")
+    page.keyboard.press("Escape")
+    page.set_viewport_size({"width": 1280, "height": 800})
     play_deal(page)
     page.wait_for_selector("#end-hands .card-row")
     problems += serious(page, "end dialog")

@@ -104,6 +104,7 @@ def check_sizes(page: Page, name: str, label: str) -> list[str]:
         problems += [f"{name} {label} {w}x{h}: {p}" for p in page.evaluate(OVERFLOWS)]
         page.screenshot(path=str(SHOTS / f"table-{name}-{label}-{w}x{h}.png"))
     page.set_viewport_size({"width": 1280, "height": 720})
+    page.wait_for_timeout(150)
     return problems
 
 
