@@ -303,6 +303,8 @@ function playedLine(d) {
     p.append(sentence(_("You played %(made)s, the search's own choice."), parts));
   } else if (d.cost === 0) {
     p.append(sentence(_("You played %(made)s, worth as much as the search's choice, %(best)s."), parts));
+  } else if (d.mark === "best") {
+    p.append(sentence(_("You played %(made)s, a tie with the best, %(best)s: the difference is within the search's noise."), parts));
   } else {
     p.append(sentence(_("You played %(made)s; the best was %(best)s."), parts));
   }
