@@ -216,7 +216,7 @@ function drawMarks(r) {
   ];
   const rule = document.createElement("li");
   rule.className = "marks-rule";
-  rule.textContent = _("Surely: even less twice its spread (the search's noise in the difference from the best), the cost passes the threshold.");
+  rule.textContent = _("Surely: even less twice its spread (the search's noise in the difference from the best), the cost passes the inaccuracy threshold.");
   el("review-marks").replaceChildren(...rows.map(([mark, text]) => {
     const li = document.createElement("li");
     li.append(markBadge(mark), " ", text);
