@@ -13,9 +13,10 @@ replay` does) and values every decision of the seat twice, never mixing the two:
 The best choice is the highest valued, listed first; a choice's cost is the best's fair
 value minus its own, in the game's unit (card points; Ottocento's points; Minchiate's
 resti, smoothed by the point lead as the search counts them). A cost is marked by per-game
-thresholds (`THRESHOLDS`) only where the search is sure (`mark_of`): by the cost less
-twice its spread (`SURE`), under half the first threshold a tie ("best"); a cost past the
-first threshold whose lower bound is not is "close". A single legal choice is "forced".
+thresholds (`THRESHOLDS`) only where the search is sure (`mark_of`): a cost past the first
+threshold is marked by it only if its lower bound (the cost less twice its spread, `SURE`)
+passes that threshold too, else "close"; a cost whose lower bound is under half the first
+threshold is a tie ("best"). A single legal choice is "forced".
 Beside the decisions: the graph of the seat's estimated final margin at each of its
 turns, its large swings split into what caused them, what each costly choice lost
 (`review_explain`), the key moments (the costliest decisions), the accuracy, the position
@@ -85,24 +86,22 @@ THRESHOLDS = {
 
 def mark_of(game_name: str, cost: float, spread: float = 0.0) -> str:
     """Return the mark of a cost in a game, its spread the standard error of the paired
-    difference it measures. The mark is what the cost surely is, its lower bound the cost
-    less SURE spreads: best under half the inaccuracy threshold (a tie: the best choice
-    itself, or one the search cannot tell from it), good under the threshold, then
-    inaccuracy, mistake or blunder; close where the cost passes the inaccuracy threshold but
-    its lower bound does not."""
+    difference it measures, its lower bound the cost less SURE spreads: under the
+    inaccuracy threshold, best when the lower bound is under half of it (a tie: the best
+    choice itself, or one the search cannot tell from it), else good; past it, close
+    unless the lower bound passes it too, and then inaccuracy, mistake or blunder by the
+    cost."""
     t = THRESHOLDS[game_name]
     sure = cost - SURE * spread
-    if cost <= 0:
+    if cost <= 0 or (cost < t.inaccuracy and sure < t.inaccuracy / 2):
         return "best"
-    if cost >= t.inaccuracy > sure:
-        return CLOSE
-    if sure < t.inaccuracy / 2:
-        return "best"
-    if sure < t.inaccuracy:
+    if cost < t.inaccuracy:
         return "good"
-    if sure < t.mistake:
+    if sure < t.inaccuracy:
+        return CLOSE
+    if cost < t.mistake:
         return "inaccuracy"
-    return "mistake" if sure < t.blunder else "blunder"
+    return "mistake" if cost < t.blunder else "blunder"
 
 
 @dataclass(frozen=True, slots=True)

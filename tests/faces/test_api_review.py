@@ -15,8 +15,11 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from tarocchi.i18n import translator
+from tarocchi.match import play_deal
 from tarocchi.packs.piemontese import PACK
-from tarocchi.review import review, table_level, to_json
+from tarocchi.record import make_record
+from tarocchi.review import plan, review, table_level, to_json, value
+from tarocchi.web.api import hint_for
 from tarocchi.web.store import Store
 from tarocchi.web.store.schema import games
 from tests.conftest import BACKENDS, api_client
@@ -135,3 +138,20 @@ def test_a_log_altered_after_the_end_is_refused_naming_its_first_bad_action(
         assert res.status_code == 409, res.text
         name = translator("en").text(PACK.cards[PACK.card_id(earlier)])
         assert f"action {k + 1} ({name} by seat 0)" in res.json()["detail"]  # a name, no code
+
+
+@pytest.mark.parametrize(("name", "seed"), [("ottocento", 5), ("minchiate", 2)])
+def test_the_hint_the_api_gives_is_the_review_s_decision(name: str, seed: int) -> None:
+    """At South's first decision (Ottocento's declaration, Minchiate's discard) and its first
+    card: the hint route's job gives the values, order and best of the review's decision."""
+    record = make_record(play_deal(name, seed, ["heuristic"] * 4))
+    p = plan(record, 0, "heuristic")
+    first_card = next(k for k, i in enumerate(p.mine) if p.rules.phase_name(p.states[i]) == "play")
+    for k in (0, first_card):
+        i = p.mine[k]
+        actions = tuple((e["seat"], e["action"]) for e in record["actions"][:i])
+        hints = hint_for(name, record["seed"], actions)
+        d = value(p, k)
+        assert [(h["action"], h["value"]) for h in hints] == [(c.action, c.fair) for c in d.choices]
+        assert (d.phase == "play") == (k == first_card)  # a setup decision, then a card
+        assert hints[0]["action"] == d.best and d.cost_of(d.best) == 0.0

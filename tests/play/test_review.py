@@ -134,10 +134,11 @@ def test_forced_decisions_have_no_cost(name: str) -> None:
         (0.6, 0.0, "inaccuracy"),
         (0.6, 0.1, "close"),  # 0.6 - 2 x 0.1 = 0.4: not surely past 0.5
         (2.0, 0.2, "mistake"),
-        (2.0, 0.6, "inaccuracy"),  # surely past 0.5, not surely past 1
-        (2.0, 0.8, "close"),
-        (9.0, 1.0, "blunder"),
-        (9.0, 3.0, "mistake"),
+        (2.0, 0.7, "mistake"),  # surely past 0.5: marked by its cost
+        (2.0, 0.8, "close"),  # 2.0 - 2 x 0.8 = 0.4: not surely past 0.5
+        (0.8, 0.1, "inaccuracy"),
+        (9.0, 4.0, "blunder"),
+        (9.0, 4.5, "close"),
     ],
 )
 def test_marks_only_where_the_search_is_sure(cost: float, spread: float, mark: str) -> None:

@@ -280,7 +280,7 @@ function drawMarks(r) {
   ];
   const rule = document.createElement("li");
   rule.className = "marks-rule";
-  rule.textContent = _("Surely: even less twice its spread (the search's noise in the difference from the best), the cost passes the threshold.");
+  rule.textContent = _("Surely: even less twice its spread (the search's noise in the difference from the best), the cost passes the inaccuracy threshold.");
   el("review-marks").replaceChildren(...rows.map(([mark, text]) => {
     const li = document.createElement("li");
     li.append(markBadge(mark), " ", text);
@@ -419,6 +419,8 @@ function playedLine(d) {
     p.append(sentence(_("You played %(made)s, the search's own choice."), parts));
   } else if (d.cost === 0) {
     p.append(sentence(_("You played %(made)s, worth as much as the search's choice, %(best)s."), parts));
+  } else if (d.mark === "best") {
+    p.append(sentence(_("You played %(made)s, a tie with the best, %(best)s: the difference is within the search's noise."), parts));
   } else {
     p.append(sentence(_("You played %(made)s; the best was %(best)s."), parts));
   }
