@@ -1,9 +1,10 @@
 """The API's request and response bodies, as pydantic models: what the OpenAPI document says.
 
-Requests are strict (`version` is an integer, not "5", 5.0 or true) and bounded (every
-string has a length limit, names are enumerations, actions match the codes the games
-know). Responses are documented loosely enough that a view or a record may gain fields
-(extra keys are allowed) and precisely for what clients rely on.
+Requests are strict (`version` is a whole number, not "5", 5.5 or true; 5.0 is the number 5,
+as JSON Schema's "integer" counts it) and bounded (every string has a length limit, names
+are enumerations, actions match the codes the games know). Responses are documented
+loosely enough that a view or a record may gain fields (extra keys are allowed) and
+precisely for what clients rely on.
 """
 
 from __future__ import annotations
@@ -11,14 +12,21 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+)
 from pydantic.json_schema import WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from tarocchi.bots import LEVELS
 from tarocchi.games import GAMES, game
 
-SEED_SPAN = 2**64  # seeds are below it (exactly a float too, so a schema's bound is exact)
+MAX_SEED = 2**64 - 1  # 64 bits (and the largest integer a 64-bit JSON reader keeps exact)
 MAX_VERSION = 10_000  # far above any deal's number of actions (Minchiate's is about 110)
 
 
@@ -45,6 +53,17 @@ def _one_of(names: list[str]) -> AfterValidator:
     return AfterValidator(check)
 
 
+def _integral(value: Any) -> Any:
+    """Take a JSON number with no fraction (5.0) as the integer it is; leave anything else to
+    the strict check (which refuses "5", 5.5 and true)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# (the bounds before the validator: so the schema names them `minimum` and `maximum`)
+Seed = Annotated[int, Field(ge=0, le=MAX_SEED), BeforeValidator(_integral)]
+Version = Annotated[int, Field(ge=0, le=MAX_VERSION), BeforeValidator(_integral)]
 # the registry's names, documented as enumerations (the registry stays their one source)
 GAME_NAMES = sorted(GAMES)
 LEVEL_NAMES = list(LEVELS)
@@ -74,14 +93,14 @@ class NewGame(Strict):
 
     game: GameName
     level: LevelName | None = None
-    seed: int | None = Field(default=None, ge=0, lt=SEED_SPAN)
+    seed: Seed | None = None
 
 
 class Action(Strict):
     """The body of POST /api/games/{id}/actions: an action code and the version it answers."""
 
     action: str = Field(max_length=16, pattern=ACTION_PATTERN)
-    version: int = Field(ge=0, le=MAX_VERSION)
+    version: Version
 
 
 class Open(BaseModel):
@@ -309,6 +328,19 @@ class Readiness(BaseModel):
     ai: bool
 
 
+def exact_bounds(spec: dict[str, Any]) -> dict[str, Any]:
+    """Put back the request bodies' integer bounds that FastAPI's OpenAPI model holds as
+    floats (2^64 - 1 becomes 2^64, and a generator then offers 2^64 + 382 as a valid seed);
+    return the document, changed in place."""
+    for model in (NewGame, Action):
+        exact = model.model_json_schema()["properties"]
+        for name, prop in spec["components"]["schemas"][model.__name__]["properties"].items():
+            theirs_all = exact[name].get("anyOf", [exact[name]])
+            for mine, theirs in zip(prop.get("anyOf", [prop]), theirs_all, strict=True):
+                mine.update({k: theirs[k] for k in ("minimum", "maximum") if k in theirs})
+    return spec
+
+
 def errors_for(*codes: int) -> dict[int | str, dict[str, Any]]:
     """Return the OpenAPI `responses` entry of a route's error statuses."""
     out: dict[int | str, dict[str, Any]] = {}
@@ -327,5 +359,6 @@ STATUS = {
     413: "The body is larger than 16 KB",
     422: "Malformed request",
     429: "Too many requests from this client (see Retry-After)",
-    503: "The AI is unavailable for a moment (see Retry-After)",
+    431: "More than 100 request headers (over 16 KB of them: before the app, same body)",
+    503: "The AI or the games' database is unavailable for a moment (see Retry-After)",
 }
