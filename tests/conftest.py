@@ -63,7 +63,7 @@ def start_server(
 def stop_server(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
     """Stop a server started by start_server (SIGKILL simulates a crash)."""
     os.killpg(proc.pid, sig)
-    proc.wait(timeout=60)  # SIGTERM took 16 to 27 s on the shared machine (load average 25)
+    proc.wait(timeout=60)  # a loaded machine stops the AI workers slowly
 
 
 @pytest.fixture(scope="module")
