@@ -15,10 +15,10 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
     StringConstraints,
+    field_validator,
 )
 from pydantic.json_schema import WithJsonSchema
 from pydantic_core import PydanticCustomError
@@ -53,17 +53,6 @@ def _one_of(names: list[str]) -> AfterValidator:
     return AfterValidator(check)
 
 
-def _integral(value: Any) -> Any:
-    """Take a JSON number with no fraction (5.0) as the integer it is; leave anything else to
-    the strict check (which refuses "5", 5.5 and true)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
-# (the bounds before the validator: so the schema names them `minimum` and `maximum`)
-Seed = Annotated[int, Field(ge=0, le=MAX_SEED), BeforeValidator(_integral)]
-Version = Annotated[int, Field(ge=0, le=MAX_VERSION), BeforeValidator(_integral)]
 # the registry's names, documented as enumerations (the registry stays their one source)
 GAME_NAMES = sorted(GAMES)
 LEVEL_NAMES = list(LEVELS)
@@ -82,9 +71,17 @@ LevelName = Annotated[
 
 
 class Strict(BaseModel):
-    """A request body: strict types, no unknown fields."""
+    """A request body: strict types, no unknown fields; a JSON number with no fraction (5.0)
+    is the integer it is, as JSON Schema's "integer" counts it (the strict check still
+    refuses "5", 5.5 and true)."""
 
     model_config = ConfigDict(strict=True, extra="forbid")
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def whole(cls, value: Any) -> Any:
+        """Take an integral float for the integer it is."""
+        return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 class NewGame(Strict):
@@ -93,14 +90,14 @@ class NewGame(Strict):
 
     game: GameName
     level: LevelName | None = None
-    seed: Seed | None = None
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
 
 
 class Action(Strict):
     """The body of POST /api/games/{id}/actions: an action code and the version it answers."""
 
     action: str = Field(max_length=16, pattern=ACTION_PATTERN)
-    version: Version
+    version: int = Field(ge=0, le=MAX_VERSION)
 
 
 class Open(BaseModel):
@@ -332,9 +329,10 @@ def exact_bounds(spec: dict[str, Any]) -> dict[str, Any]:
     """Put back the request bodies' integer bounds that FastAPI's OpenAPI model holds as
     floats (2^64 - 1 becomes 2^64, and a generator then offers 2^64 + 382 as a valid seed);
     return the document, changed in place."""
-    for model in (NewGame, Action):
+    documented = spec["components"]["schemas"]
+    for model in Strict.__subclasses__():  # every request body a route takes
         exact = model.model_json_schema()["properties"]
-        for name, prop in spec["components"]["schemas"][model.__name__]["properties"].items():
+        for name, prop in documented.get(model.__name__, {}).get("properties", {}).items():
             theirs_all = exact[name].get("anyOf", [exact[name]])
             for mine, theirs in zip(prop.get("anyOf", [prop]), theirs_all, strict=True):
                 mine.update({k: theirs[k] for k in ("minimum", "maximum") if k in theirs})
