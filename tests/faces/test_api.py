@@ -273,7 +273,7 @@ def test_seeds_are_drawn_unless_chosen(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize("body", [
-    {"game": "piedicavallo", "seed": "5"}, {"game": "piedicavallo", "seed": 5.0},
+    {"game": "piedicavallo", "seed": "5"}, {"game": "piedicavallo", "seed": 5.5},
     {"game": "piedicavallo", "seed": True}, {"game": "Piedicavallo"},
     {"game": "piedicavallo", "level": "HARD"}, {"game": "piedicavallo", "colour": "red"},
     {"game": ["piedicavallo"]},
@@ -288,13 +288,17 @@ def test_action_types_are_strict(client: TestClient) -> None:
     data = new_game(client)
     url, h = f"/api/games/{data['id']}/actions", auth(data["token"])
     legal, version = data["view"]["legal"][0], data["version"]
-    for wrong in (str(version), float(version), True, None):
+    for wrong in (str(version), version + 0.5, True, None):
         res = client.post(url, headers=h, json={"action": legal, "version": wrong})
         assert res.status_code == 422, (wrong, res.text)
     res = client.post(url, headers=h, json={"action": legal.lower(), "version": version})
     assert res.status_code == 422 and "not an action code" in res.json()["detail"]
-    res = client.post(url, headers=h, json={"action": legal, "version": version})
+    # 5.0 is the number 5 (JSON Schema's "integer", as the OpenAPI document says)
+    res = client.post(url, headers=h, json={"action": legal, "version": float(version)})
     assert res.status_code == 200
+    same = client.post("/api/games", json={"game": "piedicavallo", "level": "random",
+                                           "seed": 5.0})  # fmt: skip
+    assert same.json()["view"]["hand"] == new_game(client, seed=5)["view"]["hand"]
 
 
 @pytest.mark.parametrize("raw", [

@@ -139,7 +139,7 @@ def test_a_slow_request_is_cut_off(server: tuple[int, int]) -> None:
         assert served(port)
         for job in (slow_head, slow_body):
             took, reply = job.result()
-            assert REQUEST_S <= took < REQUEST_S + 3  # 40 lines would take 20 s
+            assert REQUEST_S <= took < REQUEST_S + 5  # 40 lines would take 20 s
             assert reply.startswith(b"HTTP/1.1 408 "), reply[:200]
 
 
@@ -149,10 +149,11 @@ def test_idle_connections_are_bounded_and_closed(server: tuple[int, int]) -> Non
     the server's memory stays put; a kept-alive connection closes after KEEP_ALIVE_S."""
     port, pid = server
     before = rss_mb(pid)
+    start = time.monotonic()  # the kept connections' deadlines run from their opening
     socks = [connect(port) for _ in range(300)]
+    opening = time.monotonic() - start
     try:
         assert served(port) and served(port, "127.0.0.1")  # another client, the proxy
-        start = time.monotonic()
         refused = []
         for sock in socks[PER_CLIENT:]:
             reply = answer(sock)
@@ -160,7 +161,7 @@ def test_idle_connections_are_bounded_and_closed(server: tuple[int, int]) -> Non
         assert set(refused) == {b"HTTP/1.1 429 Too Many Requests"}
         closed = [answer(sock) for sock in socks[:PER_CLIENT]]
         assert closed == [b""] * PER_CLIENT  # closed without a word: nothing was asked
-        assert REQUEST_S - 0.5 <= time.monotonic() - start < REQUEST_S + 3
+        assert REQUEST_S - 0.1 <= time.monotonic() - start < REQUEST_S + opening + 5
         assert rss_mb(pid) - before < 20
     finally:
         for sock in socks:
@@ -196,3 +197,17 @@ def test_bad_bounds_are_refused_at_start(
                           ("--client-connections", "0"), ("--keep-alive", "99999")):  # fmt: skip
         assert main(["serve", "--db", str(tmp_path / "g.sqlite3"), option, value]) == 2
         assert option in capsys.readouterr().err
+
+
+def test_a_trusted_proxy_is_not_counted(server: tuple[int, int]) -> None:
+    """The proxy's address (127.0.0.1, trusted to forward) may hold more than PER_CLIENT
+    connections: it speaks for many clients."""
+    socks = [connect(server[0], "127.0.0.1") for _ in range(PER_CLIENT + 4)]
+    try:
+        for sock in socks:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        replies = [answer(sock) for sock in socks]
+    finally:
+        for sock in socks:
+            sock.close()
+    assert all(r.startswith(b"HTTP/1.1 200 ") for r in replies), {r[:40] for r in replies}

@@ -1,10 +1,15 @@
 """The OpenAPI document is true: schemathesis sends generated requests (valid and invalid) to
 a real server and checks every answer against the document (status codes, bodies, headers),
-with all its checks."""
+with all its checks and no filter: from pytest (half the valid requests on a real game) and
+as a plain `st run` of every phase (coverage, fuzzing, stateful)."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -36,20 +41,6 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[st
 schema = schemathesis.openapi.from_dict(create_app().openapi())
 
 
-@schema.hook
-def filter_case(context: Any, case: Any) -> bool:
-    """Leave out two kinds of bodies the document cannot tell from valid ones, as JSON
-    Schema reads numbers: an integer written as a float (5.0 is an "integer" to JSON Schema;
-    the API refuses it, as issue 22 asks: strict types), and a seed within 2^12 of its bound
-    2^64 (the generator compares it as a 64-bit float, which cannot tell 2^64 + 382 from
-    2^64; the server compares integers exactly)."""
-    body = case.body if isinstance(case.body, dict) else {}
-    if any(isinstance(v, float) for v in body.values()):
-        return False
-    seed = body.get("seed")
-    return not isinstance(seed, int) or abs(seed - 2**64) > 2**12
-
-
 @schema.parametrize()
 @settings(max_examples=EXAMPLES, deadline=None,
           suppress_health_check=list(HealthCheck))  # fmt: skip
@@ -61,6 +52,19 @@ def test_the_api_keeps_its_document(case: Any, api: tuple[str, dict[str, Any]]) 
         case.path_parameters["game_id"] = game["id"]
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {game['token']}"}
     case.call_and_validate(base_url=base, timeout=60)
+
+
+def test_a_plain_schemathesis_run_passes(api: tuple[str, dict[str, Any]], tmp_path: Path) -> None:
+    """`st run` with every check, as a user would run it (its own files in tmp_path)."""
+    st = Path(sys.executable).parent / "st"
+    run = subprocess.run(
+        [str(st), "--no-color", "run", f"{api[0]}/openapi.json", "--checks", "all",
+         "--max-examples", "10", "--workers", "1"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-4000:]
+    summary = re.search(r"(\d+) generated, (\d+) passed", run.stdout)
+    assert summary and summary[1] == summary[2] != "0", run.stdout[-4000:]
 
 
 def test_the_document_names_games_levels_and_actions(api: tuple[str, dict[str, Any]]) -> None:
@@ -76,7 +80,15 @@ def test_the_document_names_games_levels_and_actions(api: tuple[str, dict[str, A
     card = spec["paths"]["/cards/{game_name}/{code}.svg"]["get"]["responses"]["200"]
     assert list(card["content"]) == ["image/svg+xml"]
     act = spec["paths"]["/api/games/{game_id}/actions"]["post"]["responses"]
-    assert {"200", "401", "403", "404", "409", "413", "422", "429", "503"} <= set(act)
+    assert {"200", "401", "403", "404", "409", "413", "422", "429", "431", "503"} <= set(act)
+    got = spec["paths"]["/api/games/{game_id}"]["get"]["responses"]
+    assert {"200", "401", "403", "404", "409", "413", "422", "431", "503"} == set(got)
+    record = spec["paths"]["/api/games/{game_id}/record"]["get"]["responses"]
+    assert {"409", "413", "503"} <= set(record)
+    seed = bodies["NewGame"]["properties"]["seed"]["anyOf"][0]
+    assert (seed["minimum"], seed["maximum"]) == (0, 2**64 - 1)  # exact integers
+    version = bodies["Action"]["properties"]["version"]
+    assert version["type"] == "integer" and type(version["maximum"]) is int
     assert act["422"]["content"]["application/json"]["schema"]["$ref"].endswith("/Malformed")
     review = spec["paths"]["/api/games/{game_id}/review"]
     assert {"200", "202", "409"} <= set(review["post"]["responses"])

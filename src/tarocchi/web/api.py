@@ -454,10 +454,12 @@ def client_of(request: Request) -> str:
 def make_router(games: Callable[[Request], Games]) -> APIRouter:
     """Return the API routes, reading the service from the request's app."""
     router = APIRouter(prefix="/api")
-    opened = (401, 403, 404, 422)  # any route that opens a game by its id and token
+    # any route that opens a game by its id and token (409: a stored log the rules refuse;
+    # 503: the database away)
+    opened = (401, 403, 404, 409, 422, 503)
 
     @router.post("/games", status_code=201, response_model=Created,
-                 responses=errors_for(400, 413, 422, 429, 503))  # fmt: skip
+                 responses=errors_for(400, 422, 429, 503))  # fmt: skip
     async def create_game(body: NewGame, request: Request) -> JSONResponse:
         """Start a deal; the AI's moves up to your first decision are applied and listed."""
         AI_MS.set(0.0)
@@ -475,7 +477,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         return reply({"version": live.row.version, "view": view_json(live, tr, True)})
 
     @router.post("/games/{game_id}/actions", response_model=Moved,
-                 responses=errors_for(*opened, 400, 409, 413, 429, 503))  # fmt: skip
+                 responses=errors_for(*opened, 400, 429))  # fmt: skip
     async def post_action(game_id: GameId, body: Action, request: Request, auth: Auth
                           ) -> JSONResponse:  # fmt: skip
         """Apply your action, then every AI move until you must act again or the deal ends."""
@@ -487,7 +489,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         return reply({"version": live.row.version, "events": events, "view": view_json(live, tr)})
 
     @router.get("/games/{game_id}/hint", response_model=Hints,
-                responses=errors_for(*opened, 409, 429, 503))  # fmt: skip
+                responses=errors_for(*opened, 429))  # fmt: skip
     async def get_hint(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
         """Return your legal actions ranked by the search, each with a value and a reason."""
         service = games(request)
@@ -517,7 +519,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         return reply(data, 201)
 
     @router.get("/games/{game_id}/record", response_model=Record,
-                responses=errors_for(*opened, 409))  # fmt: skip
+                responses=errors_for(*opened))  # fmt: skip
     async def get_record(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
         """Return the deal record once the deal is over (409 before)."""
         service = games(request)

@@ -34,7 +34,7 @@ from tarocchi.web.lessons import LESSONS, Lesson
 from tarocchi.web.lessons import LEVEL as LESSON_LEVEL
 from tarocchi.web.lessons import make_router as lesson_routes
 from tarocchi.web.middleware import SECURITY_HEADERS, BodyLimit, Door, Head, Headers
-from tarocchi.web.models import Health, Pack, Readiness, errors_for
+from tarocchi.web.models import Health, Pack, Readiness, errors_for, exact_bounds
 from tarocchi.web.pages import router as pages_router
 from tarocchi.web.rates import Rates
 from tarocchi.web.reviews import (
@@ -162,8 +162,12 @@ def create_app(
     # /docs and /redoc are off: FastAPI serves them with scripts from a CDN, which the
     # Content-Security-Policy forbids (the OpenAPI document is at /openapi.json); redirects
     # to the slash-less URL are off: they are built from the Host header
+    # every route may answer 413 and 431: the bounds of tarocchi.web.middleware.BodyLimit
     app = FastAPI(title="tarocchi", version="1", lifespan=lifespan, docs_url=None,
-                  redoc_url=None, redirect_slashes=False)  # fmt: skip
+                  redoc_url=None, redirect_slashes=False,
+                  responses=errors_for(413, 431))  # fmt: skip
+    build_openapi = app.openapi
+    app.openapi = lambda: app.openapi_schema or exact_bounds(build_openapi())  # type: ignore[method-assign]
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     # (FastAPI's own max_body_size answers 413 in plain English text, outside the app's
     # handlers and middleware: no security headers, not the documented JSON)

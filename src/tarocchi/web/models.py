@@ -1,9 +1,10 @@
 """The API's request and response bodies, as pydantic models: what the OpenAPI document says.
 
-Requests are strict (`version` is an integer, not "5", 5.0 or true) and bounded (every
-string has a length limit, names are enumerations, actions match the codes the games
-know). Responses are documented loosely enough that a view or a record may gain fields
-(extra keys are allowed) and precisely for what clients rely on.
+Requests are strict (`version` is a whole number, not "5", 5.5 or true; 5.0 is the number 5,
+as JSON Schema's "integer" counts it) and bounded (every string has a length limit, names
+are enumerations, actions match the codes the games know). Responses are documented
+loosely enough that a view or a record may gain fields (extra keys are allowed) and
+precisely for what clients rely on.
 """
 
 from __future__ import annotations
@@ -11,14 +12,21 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+)
 from pydantic.json_schema import WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from tarocchi.bots import LEVELS
 from tarocchi.games import GAMES, game
 
-SEED_SPAN = 2**64  # seeds are below it (exactly a float too, so a schema's bound is exact)
+MAX_SEED = 2**64 - 1  # 64 bits (and the largest integer a 64-bit JSON reader keeps exact)
 MAX_VERSION = 10_000  # far above any deal's number of actions (Minchiate's is about 110)
 
 
@@ -63,9 +71,17 @@ LevelName = Annotated[
 
 
 class Strict(BaseModel):
-    """A request body: strict types, no unknown fields."""
+    """A request body: strict types, no unknown fields; a JSON number with no fraction (5.0)
+    is the integer it is, as JSON Schema's "integer" counts it (the strict check still
+    refuses "5", 5.5 and true)."""
 
     model_config = ConfigDict(strict=True, extra="forbid")
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def whole(cls, value: Any) -> Any:
+        """Take an integral float for the integer it is."""
+        return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 class NewGame(Strict):
@@ -74,7 +90,7 @@ class NewGame(Strict):
 
     game: GameName
     level: LevelName | None = None
-    seed: int | None = Field(default=None, ge=0, lt=SEED_SPAN)
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
 
 
 class Action(Strict):
@@ -352,6 +368,20 @@ class Readiness(BaseModel):
     ai: bool
 
 
+def exact_bounds(spec: dict[str, Any]) -> dict[str, Any]:
+    """Put back the request bodies' integer bounds that FastAPI's OpenAPI model holds as
+    floats (2^64 - 1 becomes 2^64, and a generator then offers 2^64 + 382 as a valid seed);
+    return the document, changed in place."""
+    documented = spec["components"]["schemas"]
+    for model in Strict.__subclasses__():  # every request body a route takes
+        exact = model.model_json_schema()["properties"]
+        for name, prop in documented.get(model.__name__, {}).get("properties", {}).items():
+            theirs_all = exact[name].get("anyOf", [exact[name]])
+            for mine, theirs in zip(prop.get("anyOf", [prop]), theirs_all, strict=True):
+                mine.update({k: theirs[k] for k in ("minimum", "maximum") if k in theirs})
+    return spec
+
+
 def errors_for(*codes: int) -> dict[int | str, dict[str, Any]]:
     """Return the OpenAPI `responses` entry of a route's error statuses."""
     out: dict[int | str, dict[str, Any]] = {}
@@ -370,5 +400,6 @@ STATUS = {
     413: "The body is larger than 16 KB",
     422: "Malformed request",
     429: "Too many requests from this client (see Retry-After)",
-    503: "The AI is unavailable for a moment (see Retry-After)",
+    431: "More than 100 request headers (over 16 KB of them: before the app, same body)",
+    503: "The AI or the games' database is unavailable for a moment (see Retry-After)",
 }
