@@ -25,7 +25,6 @@ LAYERS = (
         "tarocchi.record",
         "tarocchi.bench",
         "tarocchi.review",
-        "tarocchi.review_explain",
     ),
     ("tarocchi.cli", "tarocchi.terminal", "tarocchi.web", "tarocchi.adapters"),
     ("tarocchi.catalogs",),  # the maintainer tool (`make messages`): nothing serves it
