@@ -2,13 +2,14 @@
 and where each decision stood.
 
 - Swings: between two of the seat's valued decisions (and from its last one to the end) the
-  change of its team's estimated final margin, split into the actions that caused it. Each
-  position between is valued by the review's fair search from the seat's view at that moment
-  (so it never reads a card the seat could not see then); the end is the search's own count of
-  the finished deal, so a forced last card's value and the end agree (Minchiate: resti and
-  the point lead, as the search counts them). Only moves at least as large as the game's
-  mistake threshold are split, as each action between costs a search: those are the ones
-  the graph and the list label.
+  change of its team's estimated final margin, split into what caused it: the cards up to the
+  end of a trick (each named, a void shown, who took the trick and the cards that count in
+  it), then the cards after it. The position at a trick's end is valued by the review's fair
+  search from the seat's view at that moment (so it never reads a card the seat could not see
+  then); the end is the search's own count of the finished deal, so a forced last card's
+  value and the end agree (Minchiate: resti and the point lead, as the search counts them).
+  Only moves at least as large as the game's mistake threshold are split, as each costs a
+  search: those are the ones the graph and the list label.
 - Lessons: what a costly choice lost, from its position, the deal being over (every hand is
   public then): the trick and the points it gave the opponents, the card that beat it, the
   partner's trick it overtook; and what the better choice would have done there.
@@ -34,9 +35,11 @@ from tarocchi.views import View, view
 
 TEAMS = (N_("North and South"), N_("East and West"))
 # a position between two decisions is searched on this share (1 in n) of the deals a decision
-# is: its value only splits a change whose ends the decisions' own searches give. Minchiate's
-# long playouts and many positions a trick would take a quarter of a review's 20 s at 4
-POSITION_SHARE = {"piedicavallo": 4, "ottocento": 4, "minchiate": 8}
+# is: its value only splits a change whose ends the decisions' own searches give. (Measured:
+# a position's value moves by 2.5 to 5 points from seed to seed at a quarter, the hard
+# search's weighed deals being few and alike; valuing every card's position so would take a
+# quarter of a review's 20 s and show that noise as causes: hence one position a trick.)
+POSITION_SHARE = {"piedicavallo": 2, "ottocento": 2, "minchiate": 4}
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,13 +149,16 @@ def split(
     search: Callable[[int], SearchBot],
 ) -> Swing:
     """Split the change between two points of the graph (start, its value, end, its value)
-    into the actions between, each position valued by search(its place)."""
+    into the actions between: the ones up to a trick's end (its cards, voids shown, who took
+    it and what), then the ones after it, each end of trick valued by search(its place)."""
     start, before, end, after = points
     causes: list[Cause] = []
     last, pending = before, []
     for m in range(start, end):
         pending.append(m)
         if m + 1 < end:
+            if len(states[m + 1].winners) == len(states[m].winners):
+                continue  # no trick ended: the next action's cause takes this one in
             value = position_value(rules, states[m + 1], seat, search(m + 1))
             if value is None:
                 continue  # the next action's cause takes this one in
@@ -160,7 +166,7 @@ def split(
             value = after
         labels = [cause_label(rules, states, actions, seat, n) for n in pending]
         label = labels[0] if len(labels) == 1 else joined(labels, "; ")
-        causes.append(Cause(m, trick_of(states[m]), round(value - last, 2), label))
+        causes.append(Cause(m, trick_of(states[pending[0]]), round(value - last, 2), label))
         last, pending = value, []
     return Swing(start, end, before, after, tuple(causes))
 
