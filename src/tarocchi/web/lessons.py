@@ -285,69 +285,94 @@ def resti(v: View) -> tuple[Msg, int] | None:
 
 # -- the three lessons ----------------------------------------------------------------------------
 
-PIEDICAVALLO = Lesson("piedicavallo", 4, (
-    Step("pack", first_decision(lambda v: Msg(
+
+def lesson(
+    game: str,
+    seed: int,
+    pack: Msg,
+    points: Msg,
+    valued: int,
+    own: tuple[Step, ...],
+    matto_note: Msg,
+    end: Msg,
+) -> Lesson:
+    """Return a game's lesson: the pack and the points at the first decision (the cards worth
+    more than `valued` marked), the game's own steps, the Matto, the trick play, each trick
+    won and the count at the end."""
+    return Lesson(game, seed, (
+        Step("pack", first_decision(lambda v: pack, trumps_in_hand)),
+        Step("points", first_decision(lambda v: points, valuable(valued))),
+        *own,
+        Step("matto", matto(matto_note)),
+        *PLAY,
+        Step("won", trick_won),
+        Step("end", again=True, says=over(end)),
+    ))  # fmt: skip
+
+
+PIEDICAVALLO = lesson(
+    "piedicavallo", 4,
+    pack=Msg(
         "Piedicavallo is played with the Tarocco Piemontese: four suits (Swords, Batons, Cups, "
         "Coins), 21 trumps and the Matto, 62 cards. The trumps, marked in your hand, beat every "
-        "suit card."), trumps_in_hand)),
-    Step("points", first_decision(lambda v: Msg(
+        "suit card."),
+    points=Msg(
         "Kings, trumps 1 and 21 and the Matto are worth 5 points, Queens 4, Knights 3, Jacks 2 "
         "and every other card 1: 114 in all. Your team wins with 58. Your cards worth more "
-        "than 1 are marked."), valuable(1))),
-    Step("announce", announced),
-    Step("matto", matto(Msg("it goes back to your team's pile, with its 5 points."))),
-    *PLAY,
-    Step("won", trick_won),
-    Step("end", again=True, says=over(Msg(
+        "than 1 are marked."),
+    valued=1,
+    own=(Step("announce", announced),),
+    matto_note=Msg("it goes back to your team's pile, with its 5 points."),
+    end=Msg(
         "The deal is over. Each team counts the points of the cards it took, the dealer's team "
         "with the 2 cards laid aside; a team that took no trick gives everything to the other. "
-        "The result shows the count."))),
-))  # fmt: skip
+        "The result shows the count."),
+)  # fmt: skip
 
-OTTOCENTO = Lesson("ottocento", 18, (
-    Step("pack", first_decision(lambda v: Msg(
+OTTOCENTO = lesson(
+    "ottocento", 18,
+    pack=Msg(
         "Ottocento is played with the Tarocchino Bolognese: four suits, 21 trumps (from the "
         "Angel down to the four equal Moors and the Bégato) and the Matto, 62 cards. The "
-        "trumps, marked in your hand, beat every suit card."), trumps_in_hand)),
-    Step("points", first_decision(lambda v: Msg(
+        "trumps, marked in your hand, beat every suit card."),
+    points=Msg(
         "The Angel, the World, the Bégato, the Matto and Kings are worth 5, Queens 4, Knights "
         "3, Jacks 2, the rest 1, counted in pairs (each pair of cards its values less one). "
         "Combinations and the last trick (6) add more. Your most valuable cards are marked."),
-        valuable(1))),
-    Step("declare", declaring, again=True),
-    Step("matto", matto(Msg("it goes back to your team's pile, and if the opponents won its "
-                            "trick your team gives them a card for it at the end."))),
-    *PLAY,
-    Step("won", trick_won),
-    Step("end", again=True, says=over(Msg(
+    valued=1,
+    own=(Step("declare", declaring, again=True),),
+    matto_note=Msg("it goes back to your team's pile, and if the opponents won its trick "
+                   "your team gives them a card for it at the end."),
+    end=Msg(
         "The deal is over. Each team counts its cards in pairs, the combinations its pile "
         "holds (sets and sequences, as declared), 6 for the last trick and its declarations. "
-        "The result shows the count."))),
-))  # fmt: skip
+        "The result shows the count."),
+)  # fmt: skip
 
-MINCHIATE = Lesson("minchiate", 295, (
-    Step("pack", first_decision(lambda v: Msg(
+MINCHIATE = lesson(
+    "minchiate", 295,
+    pack=Msg(
         "Minchiate is played with the Florentine pack of 97 cards: four suits, 40 trumps and "
-        "the Matto. The trumps, marked in your hand, beat every suit card."), trumps_in_hand)),
-    Step("points", first_decision(lambda v: Msg(
+        "the Matto. The trumps, marked in your hand, beat every suit card."),
+    points=Msg(
         "Trumps 36-40 are worth 10; Kings, the Matto and trumps 1, 10, 13, 20, 28 and 30-35 "
         "5; trumps 2-5 3; the rest nothing. The cards that count are marked in your hand."),
-        valuable(0))),
-    Step("fola", fola),
-    Step("resti", resti),
-    Step("versicole", versicole, again=True),
-    Step("king", king_rule, again=True),
-    Step("matto", matto(Msg("it goes back to your team's pile, and if the opponents won its "
-                            "trick your team gives them a card for it at the end."))),
-    *PLAY,
-    Step("won", trick_won),
-    Step("end", again=True, says=over(Msg(
+    valued=0,
+    own=(
+        Step("fola", fola),
+        Step("resti", resti),
+        Step("versicole", versicole, again=True),
+        Step("king", king_rule, again=True),
+    ),
+    matto_note=Msg("it goes back to your team's pile, and if the opponents won its trick "
+                   "your team gives them a card for it at the end."),
+    end=Msg(
         "The deal is over. Each pile counts its card points, its versicole, one point per card "
         "beyond 42 and 10 for the last trick; the remaining lead gives the last resti, and the "
-        "team with more resti wins."))),
-))  # fmt: skip
+        "team with more resti wins."),
+)  # fmt: skip
 
-LESSONS = {lesson.game: lesson for lesson in (PIEDICAVALLO, OTTOCENTO, MINCHIATE)}
+LESSONS = {each.game: each for each in (PIEDICAVALLO, OTTOCENTO, MINCHIATE)}
 
 
 def steps(v: View) -> list[tuple[Step, Msg, int]]:
