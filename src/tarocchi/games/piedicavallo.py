@@ -16,12 +16,11 @@ from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
 from tarocchi.cards import BIT, SEATS, TEAMS, iter_bits, popcount, team_of
+from tarocchi.games import base
 from tarocchi.games.base import (
     Event,
     IllegalAction,
     Result,
-    ScoreLine,
-    Tally,
     TrickGame,
     View,
     follow_reason,
@@ -161,7 +160,7 @@ DISCARD_LABEL = Msg("The discard")
 
 def held_lines(
     piles: Sequence[int], tricks: Sequence[int]
-) -> tuple[tuple[ScoreLine, ...], tuple[int, int]]:
+) -> tuple[tuple[base.ScoreLine, ...], tuple[int, int]]:
     """Return what the cards each team has taken count (rules §4), as lines and (NS, EW)
     points: the cards won in its tricks (tricks won by each), and the Matto for its own
     player's team. The end counts the piles of the whole deal with it, the running score
@@ -170,8 +169,8 @@ def held_lines(
     matto = [PACK.points[MATTO] * bool(p & MATTO_BIT) for p in piles]
     note = tricks_note(tricks[0], tricks[1])
     lines = (
-        ScoreLine(Msg("Cards won in tricks"), taken[0], taken[1], note),
-        ScoreLine(Msg("The Matto"), matto[0], matto[1]),
+        base.ScoreLine(Msg("Cards won in tricks"), taken[0], taken[1], note),
+        base.ScoreLine(Msg("The Matto"), matto[0], matto[1]),
     )
     return lines, (taken[0] + matto[0], taken[1] + matto[1])
 
@@ -311,12 +310,12 @@ class Piedicavallo(TrickGame[State]):
         "won no trick gives up its Matto and discard."
     )
 
-    def tally(self, v: View) -> Tally:
+    def tally(self, v: View) -> base.Tally:
         """Return the running score as the end counts it (rules §4): the cards each team has
         taken and the Matto, and whose the hidden discard will be; once the deal is over, the
         result's breakdown."""
         if v.result is not None:
-            return Tally(v.result.ns, v.result.ew, self.unit, self.how, v.result.lines)
+            return base.Tally(v.result.ns, v.result.ew, self.unit, self.how, v.result.lines)
         tricks = [0, 0]
         for w in v.winners:
             tricks[w & 1] += 1
@@ -328,8 +327,8 @@ class Piedicavallo(TrickGame[State]):
                 dealer=SEATS[v.dealer],
                 team=TEAMS[v.dealer & 1],
             )
-            parts += (ScoreLine(DISCARD_LABEL, 0, 0, note),)
-        return Tally(ns, ew, self.unit, self.how, parts)
+            parts += (base.ScoreLine(DISCARD_LABEL, 0, 0, note),)
+        return base.Tally(ns, ew, self.unit, self.how, parts)
 
     def result(self, state: State) -> Result:
         """Score a finished deal (rules §4): card points, the Matto, the discard, the sweep."""
@@ -346,13 +345,13 @@ class Piedicavallo(TrickGame[State]):
         disc[dealer_team] = PACK.points_of(state.discard)
         piles[dealer_team] |= state.discard
         note = discard_note(state.dealer, state.discard)
-        lines.append(ScoreLine(DISCARD_LABEL, disc[0], disc[1], note))
+        lines.append(base.ScoreLine(DISCARD_LABEL, disc[0], disc[1], note))
         held = taken[0] + disc[0], taken[1] + disc[1]
         totals = final(held[0], held[1], tricks)
         for t in (0, 1):
             if tricks[t] == 0:
                 sweep = (totals[0] - held[0], totals[1] - held[1])
-                lines.append(ScoreLine(Msg("Sweep: Matto and discard surrendered"), *sweep))
+                lines.append(base.ScoreLine(Msg("Sweep: Matto and discard surrendered"), *sweep))
                 piles[1 - t] |= piles[t]
                 piles[t] = 0
         extra = (

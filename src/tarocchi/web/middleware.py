@@ -32,7 +32,28 @@ SECURITY_HEADERS = {
 }
 
 
-class BodyLimit:
+class HttpOnly:
+    """An ASGI middleware of HTTP requests (`http`): any other scope passes through."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not self.applies(scope):
+            await self.app(scope, receive, send)
+            return
+        await self.http(scope, receive, send)
+
+    def applies(self, scope: Scope) -> bool:
+        """Return whether the middleware acts on this HTTP request (else it passes)."""
+        return True
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Handle an HTTP request the middleware acts on."""
+        raise NotImplementedError
+
+
+class BodyLimit(HttpOnly):
     """Answer 431 to a request of more than MAX_HEADERS header lines (their bytes are
     bounded below the app, see tarocchi.web.connections), and 413 to one whose body is over
     MAX_BODY bytes, reading at most that much of it: a declared Content-Length over the
@@ -40,13 +61,10 @@ class BodyLimit:
     gets the body in one message."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
-        self.app = app
+        super().__init__(app)
         self.limit = limit
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         if len(scope["headers"]) > MAX_HEADERS:
             reason = Msg("the request has more than %(most)d headers", most=MAX_HEADERS)
             await answer(scope, send, 431, reason, [(b"connection", b"close")])
@@ -125,7 +143,7 @@ class Door:
         await self.app(scope, receive, send)
 
 
-class Headers:
+class Headers(HttpOnly):
     """Add the security headers to every response, `Cache-Control: no-store` to the API's
     (they carry tokens and hands), and keep a Server-Timing header (the AI's share a route
     reported, then the server's own time) only when `timing` is on: it tells how long the AI
@@ -133,13 +151,10 @@ class Headers:
     seat's hand is hidden) — the bench asks for it, a server for players does not."""
 
     def __init__(self, app: ASGIApp, timing: bool = False) -> None:
-        self.app = app
+        super().__init__(app)
         self.timing = timing
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         start = time.perf_counter()
         api = scope["path"].startswith("/api/")
 
@@ -159,18 +174,14 @@ class Headers:
         await self.app(scope, receive, with_headers)
 
 
-class Head:
+class Head(HttpOnly):
     """Answer HEAD as GET without the body, on every route that answers GET (RFC 9110: the
     same headers; FastAPI's routes answer only the methods they name)."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    def applies(self, scope: Scope) -> bool:
+        return bool(scope["method"] == "HEAD")
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "HEAD":
-            await self.app(scope, receive, send)
-            return
-
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def without_body(message: Message) -> None:
             if message["type"] == "http.response.body":
                 message = {**message, "body": b""}
