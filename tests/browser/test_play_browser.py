@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, Page
 
@@ -254,7 +256,7 @@ def test_declarations_say_what_they_do(browser: Browser, server: str) -> None:
     declare = page.inner_text("#actions button[data-code='DECLARE']")
     assert "points" in declare and "(" in declare
     assert page.query_selector_all("#actions button[data-code='DECLARE'] img.card")
-    # its hint reads as that sentence, not "Declare: declare: ..."
+    # its hint reads as that sentence (not "Declare: declare: ..."), then its value
     page.click("#menu summary")
     page.check("#hints-on")
     page.click("#menu summary")
@@ -262,7 +264,10 @@ def test_declarations_say_what_they_do(browser: Browser, server: str) -> None:
     page.wait_for_selector("#hint-list li")
     hints = page.eval_on_selector_all("#hint-list li", "lis => lis.map(li => li.textContent)")
     labels = page.eval_on_selector_all("#actions button", "bs => bs.map(b => b.textContent)")
-    assert sorted(hints) == sorted(labels)
+    assert len(hints) == len(labels) == 2
+    for label in labels:
+        (hint,) = [h for h in hints if h.startswith(label)]
+        assert re.fullmatch(r" \(-?[\d.,]+ points?\)", hint[len(label) :]), hint
     # Minchiate: each declaration button shows the cards it declares
     page = open_table(browser, server, "minchiate", seed=22, level="easy")
     assert my_turn(page) == "action"
