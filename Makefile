@@ -41,12 +41,11 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check src tests
 	$(VENV)/bin/mypy
 
-# The fast tier: lint, types, the rules, the views and the compiled path's differential
-# tests (no browser, no server, no long arenas).
-CHECK := tests/games tests/test_views_piedicavallo.py tests/bots/test_compiled_heuristic.py \
-	tests/bots/test_belief.py tests/bots/test_search.py::test_kernel_plays_exactly_like_the_rules
+# The fast tier: lint, types and every test that starts no server, drives no browser and is
+# not slow (the rules, the views, the golden deals, the compiled path's differential tests);
+# tests/conftest.py marks `server` by the fixtures and backends a test uses
 check: lint
-	$(VENV)/bin/pytest -n 2 -m 'not slow' $(CHECK)
+	$(VENV)/bin/pytest -n 2 -m 'not server and not browser and not slow'
 
 # Debian packages the tests need, installed with apt-get when missing; apt-get needs root, so
 # without it make test stops at once and says what to run

@@ -27,11 +27,13 @@ SERVER_FIXTURES = {"server", "postgres", "browser"}
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark `server` every test that starts a real server: by its fixtures, by running on the
-    PostgreSQL backend, or in a module that starts servers itself (it imports start_server)."""
+    PostgreSQL backend, or in a module that starts servers itself (it imports start_server
+    or Postgres)."""
     for item in items:
         params = getattr(item, "callspec", None)
         on_postgres = params is not None and "postgresql" in params.params.values()
-        starts = hasattr(getattr(item, "module", None), "start_server")
+        module = getattr(item, "module", None)
+        starts = hasattr(module, "start_server") or hasattr(module, "Postgres")
         if on_postgres or starts or SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.server)
 

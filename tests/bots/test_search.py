@@ -74,6 +74,7 @@ class QuickInfer(SearchBot):
 
 @pytest.mark.parametrize("cls", [Quick, QuickInfer])
 @pytest.mark.parametrize("name", KERNEL_GAMES)
+@pytest.mark.slow
 def test_search_plays_legal_and_deterministic_deals(cls: type[SearchBot], name: str) -> None:
     rules = game(name)
     for seed in (1, 2):

@@ -169,6 +169,7 @@ def test_concurrent_posts_for_one_version_apply_once(db_url: str) -> None:
     assert asyncio.run(scenario()) == [200, 409, 409, 409]
 
 
+@pytest.mark.slow
 def test_an_action_on_a_game_another_process_moved_on_is_refused_then_read_afresh(
     db_url: str,
 ) -> None:
@@ -384,6 +385,7 @@ def test_rates_a_person_never_reaches(client: TestClient) -> None:
         service.rates = kept
 
 
+@pytest.mark.slow
 def test_a_client_waits_behind_itself(tmp_path: Path) -> None:
     """One client's burst of hints while its turn is held: two wait and the rest get 429 at
     once; a second client's hint meanwhile runs; released, the two waiting ones run. (The

@@ -85,6 +85,7 @@ def test_the_ai_on_your_cards_after_every_deal(client: TestClient) -> None:
     assert ai["diverged"] is None or ai["diverged"] >= 0
 
 
+@pytest.mark.slow
 def test_a_review_starts_once_fills_in_and_equals_the_library_s(client: TestClient) -> None:
     data = new_game(client, seed=13)
     play_to_end(client, data)

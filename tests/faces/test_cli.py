@@ -49,6 +49,7 @@ def test_replay_reports_a_tampered_record(
     assert "action 11" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "piedicavallo", "--json", "--seconds", "0.6", "--ai-seconds", "0.6",
                  "--review-deals", "1"]) == 0  # fmt: skip
@@ -81,6 +82,7 @@ def test_unknown_game_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert "invalid choice" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_review_prints_the_decisions_and_the_ai_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -8,6 +8,7 @@ import threading
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tarocchi.match import play_deal
@@ -99,6 +100,7 @@ def wait_for(client: TestClient, url: str, h: dict[str, str], key: str) -> dict[
     raise AssertionError(f"no {key} in time")
 
 
+@pytest.mark.slow
 def test_a_database_at_0003_upgrades_and_its_finished_games_get_the_ai_line(
     db_url: str,
 ) -> None:

@@ -172,6 +172,7 @@ def test_counts_take_their_plural_forms() -> None:
     assert "1 tricks" not in text and "(1 points)" not in text
 
 
+@pytest.mark.slow
 def test_the_end_of_a_deal_offers_the_review_and_saving_the_record(tmp_path: Path) -> None:
     """After the last trick: `save FILE` writes a record that replays, `review` reviews the
     deal (the AI in South's seat: the table's level), and anything else ends."""

@@ -224,6 +224,7 @@ def test_card_faces_speak_the_language(name: str) -> None:
         assert bare_words(" ".join(texts)) == [], (code, texts)
 
 
+@pytest.mark.slow
 def test_hints_are_translatable() -> None:
     rules = game("ottocento")
     state = rules.deal(3)

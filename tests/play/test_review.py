@@ -56,6 +56,7 @@ def states(name: str) -> list[Any]:
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.slow
 def test_every_decision_of_the_seat_is_reviewed_in_order(name: str) -> None:
     r, calls = reviewed(name)
     record = deal(name)
@@ -73,6 +74,7 @@ def test_every_decision_of_the_seat_is_reviewed_in_order(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.slow
 def test_best_is_the_highest_valued_and_costs_are_measured_from_it(name: str) -> None:
     r, _ = reviewed(name)
     searched = [d for d in r.decisions if d.kind == "searched"]
@@ -146,6 +148,7 @@ def test_marks_only_where_the_search_is_sure(cost: float, spread: float, mark: s
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.slow
 def test_the_graph_and_key_moments(name: str) -> None:
     r, _ = reviewed(name)
     # the end as the search counts it: the result itself but for Minchiate's smoothed resti
@@ -180,12 +183,14 @@ def test_the_json_form_speaks_the_reader_s_language() -> None:
     assert [d["mark"] for d in italian["decisions"]] == [d["mark"] for d in english["decisions"]]
 
 
+@pytest.mark.slow
 def test_the_same_record_gives_the_same_review() -> None:
     r, _ = reviewed("piedicavallo")
     assert review(deal("piedicavallo"), 0, "heuristic") == r
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.slow
 def test_the_ai_in_the_seat_replays_the_same_deal(name: str) -> None:
     """The heuristic bot played the deal: in South's seat again it plays it the same way;
     another AI plays its own line from the same cards, to a result the rules confirm."""
@@ -228,6 +233,7 @@ def test_a_tampered_record_is_refused_with_its_first_bad_action() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.slow
 def test_clearly_wrong_moves_are_marked_mistakes(name: str) -> None:
     """On the partner suite's positions, a move is clearly wrong when a long fair search (10
     times the review's playouts, its costs stored in the suite by

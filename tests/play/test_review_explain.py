@@ -22,6 +22,7 @@ EN = translator("en")
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.slow
 def test_every_large_move_is_split_into_causes_that_sum_to_it(name: str) -> None:
     r, _ = reviewed(name)
     threshold = THRESHOLDS[name].mistake
