@@ -45,7 +45,8 @@ function aiText(ai, unit) {
       : _("You %(yours)s, the AI in your seat (%(level)s) %(ai)s: a tie.", vars);
   if (ai.diverged === null) return [line, _("It made every choice you made.")].join(" ");
   const first = ai.first;
-  if (!first) return line;
+  // a setup choice (a declaration, passing) has no name once the deal is over: the margin only
+  if (!first || !pack[first.ai] || !pack[first.yours]) return line;
   return [line, _("Where it first chose otherwise (%(when)s), it played %(ai)s and you %(yours)s.", {
     when: when(first.trick), ai: cardName(first.ai), yours: cardName(first.yours) })].join(" ");
 }
