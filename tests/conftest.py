@@ -38,6 +38,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.server)
 
 
+def auth(token: str) -> dict[str, str]:
+    """Return the headers that present a game's bearer token."""
+    return {"Authorization": f"Bearer {token}"}
+
+
 def answered(view: dict[str, Any]) -> dict[str, Any]:
     """Return a reloaded game's view as an action's answer gives it: without the deal's
     history (an answer tells its own events instead)."""

@@ -17,7 +17,7 @@ from tarocchi.web.api import rebuild
 from tarocchi.web.app import create_app
 from tarocchi.web.middleware import SECURITY_HEADERS
 from tarocchi.web.rates import Rates
-from tests.conftest import BACKENDS, answered, api_client
+from tests.conftest import BACKENDS, answered, api_client, auth
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -25,10 +25,6 @@ def client(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[TestClient]:
     yield from api_client(request, tmp_path_factory, ai_workers=2)
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def new_game(client: TestClient, name: str = "piedicavallo", **extra: Any) -> dict[str, Any]:

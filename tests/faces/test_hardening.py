@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tarocchi.web.app import create_app
-from tests.conftest import api_client
+from tests.conftest import api_client, auth
 
 
 @pytest.fixture(scope="module", params=["sqlite"])
@@ -19,10 +19,6 @@ def client(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[TestClient]:
     yield from api_client(request, tmp_path_factory, ai_workers=1)
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def play(client: TestClient, level: str, seed: int) -> list[Any]:
