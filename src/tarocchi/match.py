@@ -2,7 +2,7 @@
 
 `advance` steps a deal while the player to move is a bot, so the terminal and
 the web server call it between human decisions; `play_deal` plays a whole deal
-with four bots, as the arena does.
+with four bots, as the arena does; `replayed` is the log of a deal played elsewhere.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from tarocchi.bots import make_bot
 from tarocchi.bots.base import Bot
 from tarocchi.games import game
 from tarocchi.games.base import Result, TrickGame
+from tarocchi.games.replay import iter_replay
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,3 +94,19 @@ def play_deal(
         state = step.state
     log.final = state
     return log
+
+
+def replayed(
+    rules: TrickGame[Any],
+    seed: int,
+    players: tuple[str, str, str, str],
+    log: Iterable[tuple[int, str]],
+) -> DealLog:
+    """Return the DealLog of a deal played elsewhere (a stored game, the AI's line on a
+    seat's cards), its action log (seat, code) replayed and checked (ReplayError)."""
+    deal = DealLog(rules, seed, rules.deal(seed), players)
+    deal.final = deal.initial
+    for seat, action, after in iter_replay(rules, deal.initial, log):
+        deal.actions.append((seat, action))
+        deal.final = after
+    return deal

@@ -3,8 +3,8 @@
 A record holds the seed and the explicit hands as dealt, the dealer, who played
 each seat, every action in order by its text code, the trick winners, the
 public events and the final result with its breakdown. `replay` re-plays the
-actions through the rules and confirms the stored result; the first bad thing
-it finds is reported by a RecordError that names it.
+actions through the rules (`games.replay`, the one replay) and confirms the stored
+result; the first bad thing it finds is reported by a RecordError that names it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from typing import Any
 
 from tarocchi.cards import bits
 from tarocchi.games import GAMES, game
-from tarocchi.games.base import IllegalAction, TrickGame
+from tarocchi.games.base import TrickGame
+from tarocchi.games.replay import ReplayError, iter_replay
 from tarocchi.match import DealLog
 from tarocchi.views import event_to_json, result_to_json
 
@@ -93,6 +94,42 @@ def _field(record: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> A
 
 def replay(record: dict[str, Any]) -> tuple[TrickGame[Any], Any]:
     """Re-play a record through the rules; return (rules, final state) or raise RecordError."""
+    rules, states, _ = replay_states(record)
+    return rules, states[-1]
+
+
+def replay_states(
+    record: dict[str, Any],
+) -> tuple[TrickGame[Any], tuple[Any, ...], tuple[int, ...]]:
+    """Re-play a record through the rules; return the rules, the states (before each action,
+    then the end) and the actions, or raise RecordError naming the first thing that is wrong."""
+    rules, state = _dealt(record)
+    log = [_entry(i, e) for i, e in enumerate(_field(record, "actions", list), start=1)]
+    states, actions = [state], []
+    try:
+        for _, action, after in iter_replay(rules, state, log):
+            states.append(after)
+            actions.append(action)
+    except ReplayError as e:
+        raise RecordError(*e.args) from None
+    final = states[-1]
+    if not rules.is_over(final):
+        raise RecordError(f"the record stops after {len(log)} actions, before the deal ends")
+    want = record.get("result")
+    got = result_to_json(rules, rules.result(final))
+    if not isinstance(want, dict):
+        raise RecordError("the record has no result")
+    for key in ("ns", "ew", "winner", "ns_resti", "ew_resti"):
+        if key in got and want.get(key) != got[key]:
+            claim = f"{key}={want.get(key)!r}"
+            raise RecordError(f"the stored result has {claim} but replay gives {got[key]!r}")
+    if "winners" in record and record["winners"] != list(final.winners):
+        raise RecordError("the stored trick winners do not match the replay")
+    return rules, tuple(states), tuple(actions)
+
+
+def _dealt(record: dict[str, Any]) -> tuple[TrickGame[Any], Any]:
+    """Return a record's rules and its deal, checked against what the record says was dealt."""
     if record.get("format") != FORMAT:
         raise RecordError(f"not a tarocchi record (format must be {FORMAT!r})")
     if record.get("version") != VERSION:
@@ -115,33 +152,14 @@ def replay(record: dict[str, Any]) -> tuple[TrickGame[Any], Any]:
     for key, value in rules.deal_fields(state).items():
         if record.get(key) != json.loads(json.dumps(value)):
             raise RecordError(f"the record's {key!r} does not match the seed")
-    actions = _field(record, "actions", list)
-    for i, entry in enumerate(actions, start=1):
-        where = f"action {i}"
-        if not isinstance(entry, dict) or not isinstance(entry.get("action"), str):
-            raise RecordError(f"{where} is malformed: {entry!r}")
-        code, seat = entry["action"], entry.get("seat")
-        where = f"action {i} ({code!r} by seat {seat})"
-        if state.to_move is None:
-            raise RecordError(f"{where}: the deal is already over")
-        if seat != state.to_move:
-            raise RecordError(f"{where}: seat {state.to_move} is to move, not {seat}")
-        try:
-            state = rules.apply(state, rules.parse_action(code))
-        except IllegalAction as e:
-            raise RecordError(f"{where} is illegal: {e}") from None
-        except ValueError as e:
-            raise RecordError(f"{where}: {e}") from None
-    if not rules.is_over(state):
-        raise RecordError(f"the record stops after {len(actions)} actions, before the deal ends")
-    want = record.get("result")
-    got = result_to_json(rules, rules.result(state))
-    if not isinstance(want, dict):
-        raise RecordError("the record has no result")
-    for key in ("ns", "ew", "winner", "ns_resti", "ew_resti"):
-        if key in got and want.get(key) != got[key]:
-            claim = f"{key}={want.get(key)!r}"
-            raise RecordError(f"the stored result has {claim} but replay gives {got[key]!r}")
-    if "winners" in record and record["winners"] != list(state.winners):
-        raise RecordError("the stored trick winners do not match the replay")
     return rules, state
+
+
+def _entry(n: int, entry: Any) -> tuple[int, str]:
+    """Return the record's n-th action as (seat, code), or raise RecordError if malformed."""
+    if not isinstance(entry, dict):
+        raise RecordError(f"action {n} is malformed: {entry!r}")
+    seat, code = entry.get("seat"), entry.get("action")
+    if not isinstance(code, str) or not isinstance(seat, int) or isinstance(seat, bool):
+        raise RecordError(f"action {n} is malformed: {entry!r}")
+    return seat, code

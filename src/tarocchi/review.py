@@ -41,7 +41,7 @@ from tarocchi.cards import team_of
 from tarocchi.games.base import TrickGame
 from tarocchi.i18n import N_, Msg, Translator, translator
 from tarocchi.match import advance, table_bots, turn_seed
-from tarocchi.record import RecordError, replay
+from tarocchi.record import RecordError, replay_states
 from tarocchi.review_explain import (
     Lesson,
     Position,
@@ -266,18 +266,14 @@ def plan(
     ValueError for a bad seat or level."""
     if seat not in range(4):
         raise ValueError(f"seat must be 0 to 3, not {seat!r}")
-    rules, _ = replay(record)
+    rules, states, actions = replay_states(record)
     if make_bot(level, rules).sees_all:  # an unknown level is refused before any search too
         raise ValueError(f"the {level} bot sees every card: it cannot take a seat")
     names = players(record, rules, level)
     warm_up(rules)
     seed: int = record["seed"]
-    actions = tuple(rules.parse_action(e["action"]) for e in record["actions"])
-    states = [rules.deal(seed)]
-    for a in actions:
-        states.append(rules.apply(states[-1], a))
     mine = tuple(i for i, s in enumerate(states[:-1]) if s.to_move == seat)
-    return Plan(rules, seed, seat, level, tuple(names), actions, tuple(states), mine, salt, factor)
+    return Plan(rules, seed, seat, level, tuple(names), actions, states, mine, salt, factor)
 
 
 def value(p: Plan, k: int) -> Decision:

@@ -11,7 +11,7 @@ the rules (`TrickGame.view`, `tarocchi.games.base.View`); this module gives its 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from tarocchi.cards import SEATS, TEAMS, Pack, bits
@@ -20,6 +20,7 @@ from tarocchi.games.base import Event, GameState, Result, Tally, TrickGame, exac
 from tarocchi.games.base import Trick as Trick  # the View and its parts, built by the rules
 from tarocchi.games.base import View as View
 from tarocchi.games.minchiate_ledger import plural_resti
+from tarocchi.games.replay import iter_replay
 from tarocchi.i18n import N_, Msg, Translator, nmsg, translator
 
 ENGLISH = translator("en")
@@ -181,15 +182,28 @@ def points_text(points: float) -> Msg:
 def step(
     rules: TrickGame[Any], state: GameState, action: int, seat: int, before: View, tr: Translator
 ) -> tuple[GameState, View, list[dict[str, Any]]]:
-    """Apply an action; return the new state, seat's new view and what seat saw change. A card
-    that was not played to a trick was laid aside face down: seat learns that (and which card,
-    if it is its own)."""
+    """Apply an action; return the new state, seat's new view and what seat saw change."""
     mover = state.to_move
     state = rules.apply(state, action)
+    assert mover is not None  # apply refuses any action once the deal is over
+    return (state, *witness(rules, mover, action, state, seat, before, tr))
+
+
+def witness(
+    rules: TrickGame[Any],
+    mover: int,
+    action: int,
+    state: GameState,
+    seat: int,
+    before: View,
+    tr: Translator,
+) -> tuple[View, list[dict[str, Any]]]:
+    """Return seat's view of state, reached by mover's action, and what seat saw change. A
+    card that was not played to a trick was laid aside face down: seat learns that (and which
+    card, if it is its own)."""
     after = view(state, seat)
     seen = changes(before, after, tr)
     if action < rules.pack.size and not any(c["type"] == "play" for c in seen):
-        assert mover is not None
         if mover == seat:
             card = rules.pack.cards[action]
             aside = {"type": "aside", "seat": mover, "card": card.code,
@@ -198,7 +212,7 @@ def step(
             aside = {"type": "aside", "seat": mover,
                      "text": tr.text(Msg(LAYS_ASIDE, seat=SEATS[mover]))}  # fmt: skip
         seen.insert(0, aside)
-    return state, after, seen
+    return after, seen
 
 
 LAYS_CARD = N_("%(seat)s lays %(card)s aside.")
@@ -206,16 +220,17 @@ LAYS_ASIDE = N_("%(seat)s lays a card aside face down.")
 
 
 def history(
-    rules: TrickGame[Any], seed: int, actions: Sequence[int], seat: int, tr: Translator
+    rules: TrickGame[Any], seed: int, log: Iterable[tuple[int, str]], seat: int, tr: Translator
 ) -> list[dict[str, Any]]:
-    """Return everything seat saw happen in the deal of seed after actions, in play order:
-    the entries of the deal's opening view, then what each action showed (`step`), built
-    from seat's successive views only."""
-    state = rules.deal(seed)
-    before = view(state, seat)
+    """Return everything seat saw happen in the deal of seed after its action log (seat,
+    code), in play order: the entries of the deal's opening view, then what each action
+    showed (`witness`), built from seat's successive views only; ReplayError for a log the
+    rules refuse."""
+    dealt = rules.deal(seed)
+    before = view(dealt, seat)
     seen = changes(None, before, tr)
-    for action in actions:
-        state, before, shown = step(rules, state, action, seat, before, tr)
+    for mover, action, state in iter_replay(rules, dealt, log):
+        before, shown = witness(rules, mover, action, state, seat, before, tr)
         seen += shown
     return seen
 

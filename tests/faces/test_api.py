@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tarocchi.games import GAMES, game
+from tarocchi.games.replay import replay
 from tarocchi.views import to_json, view
-from tarocchi.web.api import rebuild
 from tarocchi.web.app import create_app
 from tarocchi.web.middleware import SECURITY_HEADERS
 from tarocchi.web.rates import Rates
@@ -211,7 +211,7 @@ def test_no_response_reveals_a_hidden_card(client: TestClient, name: str) -> Non
         version, response = data["version"], data
         while True:
             row = store.get(data["id"])
-            state = rebuild(rules, seed, row.actions)
+            state = replay(rules, seed, row.actions)
             allowed = codes_in(to_json(view(state, 0)), codes)
             if not response["view"]["over"]:
                 assert codes_in(response, codes) <= allowed, (name, seed, version)

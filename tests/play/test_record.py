@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tarocchi.games import game
 from tarocchi.match import play_deal
 from tarocchi.record import FORMAT, RecordError, load, make_record, replay, save
 
@@ -68,13 +69,16 @@ def test_tampered_records_name_the_first_bad_action() -> None:
     def swap(r: dict[str, Any]) -> None:
         r["actions"][first_play]["action"] = other
 
-    with pytest.raises(RecordError, match=rf"action {first_play + 1} \('{other}'"):
+    rules = game(rec["game"])
+    name = rules.pack.cards[rules.card_id(other)].name_en  # the card as players read it
+    seat = rec["actions"][first_play]["seat"]
+    with pytest.raises(RecordError, match=rf"action {first_play + 1} \({name} by seat {seat}\)"):
         replay(tamper(rec, swap))
 
     def wrong_seat(r: dict[str, Any]) -> None:
         r["actions"][5]["seat"] = (r["actions"][5]["seat"] + 1) % 4
 
-    with pytest.raises(RecordError, match=r"action 6 .*is to move"):
+    with pytest.raises(RecordError, match=r"action 6 .*not that seat's turn"):
         replay(tamper(rec, wrong_seat))
 
     def unknown(r: dict[str, Any]) -> None:
@@ -88,6 +92,19 @@ def test_tampered_records_name_the_first_bad_action() -> None:
 
     with pytest.raises(RecordError, match="before the deal ends"):
         replay(tamper(rec, truncated))
+
+    def longer(r: dict[str, Any]) -> None:
+        r["actions"].append(dict(r["actions"][-1]))
+
+    n = len(rec["actions"]) + 1
+    with pytest.raises(RecordError, match=rf"action {n} .*: the deal is over"):
+        replay(tamper(rec, longer))
+
+    def malformed(r: dict[str, Any]) -> None:
+        r["actions"][2]["seat"] = str(r["actions"][2]["seat"])
+
+    with pytest.raises(RecordError, match=r"action 3 is malformed"):
+        replay(tamper(rec, malformed))
 
 
 def test_tampered_results_and_deals_are_refused() -> None:

@@ -35,8 +35,9 @@ from tarocchi.bots import LEVELS
 from tarocchi.cards import team_of
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import IllegalAction, TrickGame
+from tarocchi.games.replay import ReplayError, replay
 from tarocchi.i18n import Msg, Translator, translator
-from tarocchi.match import DealLog, advance, table_bots
+from tarocchi.match import advance, replayed, table_bots
 from tarocchi.record import make_record, now
 from tarocchi.views import View, history, refusals, step, to_json, view
 from tarocchi.web.lang import language
@@ -94,37 +95,6 @@ BUSY = Msg("too many requests at once; wait for the answers")
 AI_MS: ContextVar[float] = ContextVar("AI_MS", default=0.0)
 
 
-def rebuild(rules: TrickGame[Any], seed: int, actions: tuple[tuple[int, str], ...]) -> Any:
-    """Return the state after replaying an action log, each action checked by the rules:
-    a log altered in the database is refused with its first bad action named (Corrupt)."""
-    state = rules.deal(seed)
-    for i, (seat, code) in enumerate(actions, start=1):
-        try:
-            if state.to_move != seat:
-                raise IllegalAction(Msg("it is not that seat's turn"))
-            state = rules.apply(state, rules.parse_action(code))
-        except ValueError as e:  # IllegalAction, or a code of no action
-            why = e.args[0] if e.args else str(e)
-            raise Corrupt(Msg("the stored game does not replay: action %(n)d (%(action)s by "
-                              "seat %(seat)d): %(why)s", n=i, action=_named(rules, code),
-                              seat=seat, why=why)) from None  # fmt: skip
-    return state
-
-
-def _named(rules: TrickGame[Any], code: str) -> Any:
-    """Return a stored action as a player reads it: a card by its name (a message part),
-    anything else as it was stored."""
-    try:
-        return rules.pack.cards[rules.card_id(code)]
-    except ValueError:
-        return code
-
-
-class Corrupt(ValueError):
-    """A stored action log that the rules refuse (altered in the database): its message
-    names the first bad action."""
-
-
 def prepare_worker(niceness: int) -> None:
     """Set up an AI worker process: a lower priority, the rules and the bots loaded."""
     from tarocchi.bots.search import warm_up
@@ -144,7 +114,7 @@ def ai_turns(
     Runs in a worker process; with short (every worker busy) a search level thinks at
     the short budget. Bots are seeded by the deal and the log length."""
     rules = game(game_name)
-    state = rebuild(rules, seed, actions)
+    state = replay(rules, seed, actions)
     bot = SHORT if short and level in SEARCH_LEVELS else LEVELS[level]
     bots = table_bots(rules, [bot] * 4, seed, (1, 2, 3), len(actions))
     return [(move.seat, rules.action_code(move.action)) for move in advance(rules, state, bots)]
@@ -158,7 +128,7 @@ def hint_for(
     from tarocchi.bots.hints import suggest
 
     rules = game(game_name)
-    v = view(rebuild(rules, seed, actions), HUMAN)
+    v = view(replay(rules, seed, actions), HUMAN)
     return [{"action": h.code, "value": h.value, "reason": h.reason} for h in suggest(v)]
 
 
@@ -256,8 +226,8 @@ class Games:
         live = held
         if live is None or live.row.version != row.version or fresh:
             try:
-                state = rebuild(game(row.game), row.seed, row.actions)
-            except Corrupt as e:
+                state = replay(game(row.game), row.seed, row.actions)
+            except ReplayError as e:
                 raise HTTPException(409, e.args[0]) from None
             live = Live(row, state, view(state, HUMAN))
         self.remember(live)
@@ -366,7 +336,7 @@ class Games:
         practice = GameRow(secrets.token_urlsafe(12), token_hash(token), row.game, row.seed,
                            row.level, row.actions[:at], at, False, now(), True,
                            json.dumps(origin))  # fmt: skip
-        state = await asyncio.to_thread(rebuild, rules, row.seed, practice.actions)
+        state = await asyncio.to_thread(replay, rules, row.seed, practice.actions)
         await asyncio.to_thread(self.store.create, practice)
         started = Live(practice, state, view(state, HUMAN))
         self.remember(started)
@@ -376,16 +346,14 @@ class Games:
         """Return the deal record once the deal is over (409 before)."""
         if not game(live.row.game).is_over(live.state):
             raise HTTPException(409, NOT_OVER)
-        return record_of(live.row, live.state)
+        return record_of(live.row)
 
 
-def record_of(row: GameRow, final: Any) -> dict[str, Any]:
-    """Return the record of a stored game whose log leads to the final state."""
-    rules = game(row.game)
+def record_of(row: GameRow) -> dict[str, Any]:
+    """Return the record of a stored game whose deal is over (ReplayError for a log the
+    rules refuse)."""
     level = row.level
-    log = DealLog(rules, row.seed, rules.deal(row.seed), ("human", level, level, level))
-    log.actions = [(s, rules.parse_action(a)) for s, a in row.actions]
-    log.final = final
+    log = replayed(game(row.game), row.seed, ("human", level, level, level), row.actions)
     record = make_record(log, started_at=row.started_at)
     record["seed_chosen"] = row.seed_chosen  # a chosen deal could be known beforehand
     if row.practice:  # a practice deal: the deal and South's action it started from
@@ -422,8 +390,7 @@ def view_json(live: Live, tr: Translator, with_history: bool = False) -> dict[st
     rules = game(live.row.game)
     data = to_json(live.view, tr)
     if with_history:
-        actions = [rules.parse_action(code) for _, code in live.row.actions]
-        data["history"] = history(rules, live.row.seed, actions, HUMAN, tr)
+        data["history"] = history(rules, live.row.seed, live.row.actions, HUMAN, tr)
     codes = rules.pack.codes
     data["illegal"] = {codes[c]: tr.text(why) for c, why in refusals(live.state, HUMAN).items()}
     data["level"] = live.row.level

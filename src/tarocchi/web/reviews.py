@@ -35,8 +35,9 @@ from fastapi.responses import JSONResponse
 
 from tarocchi.cards import team_of
 from tarocchi.games import game
+from tarocchi.games.replay import ReplayError, replay
 from tarocchi.i18n import Msg, Translator, from_recipe, recipe, translator
-from tarocchi.match import DealLog
+from tarocchi.match import replayed
 from tarocchi.record import RecordError, make_record
 from tarocchi.review import (
     Review,
@@ -54,11 +55,9 @@ from tarocchi.web.api import (
     HUMAN,
     NOT_OVER,
     Auth,
-    Corrupt,
     GameId,
     Games,
     Live,
-    rebuild,
     record_of,
     reply,
 )
@@ -221,11 +220,10 @@ class Reviewer:
         if row is None:
             return None
         try:
-            final = await asyncio.to_thread(rebuild, game(row.game), row.seed, row.actions)
-        except Corrupt as e:
+            return row.level, await asyncio.to_thread(record_of, row)
+        except ReplayError as e:
             await self.failed(game_id, e.args[0])
             return None
-        return row.level, record_of(row, final)
 
     async def step(self, game_id: str, level: str, record: dict[str, Any]) -> bool:
         """Do the next piece of a claimed review's work and store it; return whether this
@@ -314,7 +312,7 @@ def first_difference(
     if at is None:
         return None
     rules = game(game_name)
-    state = rebuild(rules, seed, actions[:at])
+    state = replay(rules, seed, actions[:at])
     trick = len(state.winners) + 1 if rules.phase_name(state) == "play" else 0
     return {"index": at, "trick": trick, "ai": line["actions"][at]["action"],
             "yours": actions[at][1]}  # fmt: skip
@@ -325,18 +323,10 @@ def ai_deal(row: GameRow, ai: str, tr: Translator) -> dict[str, Any]:
     saw it (the replay steps through both)."""
     rules = game(row.game)
     line = ai_from_json(json.loads(ai))
-    log = DealLog(rules, row.seed, rules.deal(row.seed), (line.level, row.level, row.level,
-                                                          row.level))  # fmt: skip
-    state = log.initial
-    for seat, code in line.actions:
-        action = rules.parse_action(code)
-        log.actions.append((seat, action))
-        state = rules.apply(state, action)
-    log.final = state
+    log = replayed(rules, row.seed, (line.level, row.level, row.level, row.level), line.actions)
     record = make_record(log)
     record["seed_chosen"] = row.seed_chosen
-    actions = [a for _, a in log.actions]
-    return {"record": record, "history": history(rules, row.seed, actions, HUMAN, tr)}
+    return {"record": record, "history": history(rules, row.seed, line.actions, HUMAN, tr)}
 
 
 def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request], Reviewer]
