@@ -8,7 +8,7 @@ SUM    := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 WEB    := $(VENV)/.stamp-web-$(SUM)
 STAMP  := $(VENV)/.stamp-all-$(SUM)
 
-.PHONY: serve test check bench lint messages clean
+.PHONY: serve test check measure bench lint messages clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,15 +37,15 @@ serve: $(COMPILED)
 	$(VENV)/bin/tarocchi serve
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests
-	$(VENV)/bin/ruff format --check src tests
+	$(VENV)/bin/ruff check src tests tools
+	$(VENV)/bin/ruff format --check src tests tools
 	$(VENV)/bin/mypy
 
 # The fast tier: lint, types and every test that starts no server, drives no browser and is
 # not slow (the rules, the views, the golden deals, the compiled path's differential tests);
 # tests/conftest.py marks `server` by the fixtures and backends a test uses
 check: lint
-	$(VENV)/bin/pytest -n 2 -m 'not server and not browser and not slow'
+	$(VENV)/bin/pytest -n 2 -m 'not server and not browser and not slow and not measure'
 
 # Debian packages the tests need, installed with apt-get when missing; apt-get needs root, so
 # without it make test stops at once and says what to run
@@ -82,7 +82,14 @@ $(AXE):
 # the system packages come first: a machine that cannot install them says so at once
 test: | $(CHROMIUM) $(DEVANAGARI) $(POSTGRESQL) $(AXE)
 	$(MAKE) lint
-	$(VENV)/bin/pytest -n 2
+	$(VENV)/bin/pytest -n 2 -m 'not measure'
+
+# The measurements kept as tests (marker `measure`): a strength margin on fixed duplicate
+# deals, the review's marks' stability, the load generator (tools/load.py) against real
+# servers on PostgreSQL; they say how good or fast, not whether a rule holds
+measure: | $(POSTGRESQL)
+	$(MAKE) lint
+	$(VENV)/bin/pytest -n 2 -m measure
 
 # After changing user-facing strings: extract them, merge them into every language's
 # catalog and compile (translators then fill in src/tarocchi/locale/*/LC_MESSAGES/*.po).

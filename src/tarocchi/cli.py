@@ -102,21 +102,6 @@ COMMANDS: dict[str, tuple[str, tuple[Option, ...]]] = {
         opt("--review-stability", type=int, default=0, metavar="N",
             help="review South's play in N seeded deals twice, with independent seeds, and "
             "report how often the marks agree"),
-        opt("--load", type=int, default=0, metavar="CLIENTS",
-            help="also run CLIENTS scripted web players against a real `tarocchi serve`"),
-        opt("--servers", type=int, default=1, help="`tarocchi serve` processes for --load"),
-        opt("--think-ms", type=float, default=300.0,
-            help="--load's players' pause before each move (0: as fast as the servers "
-            "answer)"),
-        opt("--db", default=None,
-            help="the database of --load's servers (default: a new SQLite file); a "
-            "postgresql:// URL of an empty database"),
-        opt("--reviews", type=int, default=0, metavar="K",
-            help="with --load: keep K reviews of finished deals asked for while the players "
-            "play"),
-        opt("--flood", action="store_true",
-            help="with --load: the players' deals again with one more client flooding the AI "
-            "(hard-level games and hints); the memory figure is left out"),
     )),
     "replay": ("verify and show a deal record", (opt("file", type=Path),)),
     "review": ("the AI's review of a seat's play in a deal record", (
@@ -210,8 +195,6 @@ def run(args: argparse.Namespace) -> int:
             from tarocchi.stability import stability
 
             report.update(stability(args.game, args.review_stability))
-        if args.load:
-            report["web"] = load_bench(args)
         print(
             json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items())
         )
@@ -311,23 +294,6 @@ def app_from_environment() -> Any:
 
     die_with_parent(int(os.environ[SUPERVISOR_ENV]))
     return create_app(ai_workers=int(os.environ[AI_WORKERS_ENV]))
-
-
-def load_bench(args: argparse.Namespace) -> dict[str, Any]:
-    """Run `bench --load`: scripted players against servers on --db (default: a new SQLite
-    file), brought to the current schema before the servers start."""
-    import tempfile
-
-    from tarocchi.bench import web_load
-    from tarocchi.web.store import Store
-
-    with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or str(Path(tmp) / "load.sqlite3")
-        with Store(db) as store:
-            store.upgrade()
-            return web_load(args.game, db, store.usage, args.load, think_ms=args.think_ms,
-                            servers=args.servers, flood=args.flood,
-                            reviews=args.reviews)  # fmt: skip
 
 
 def upgrade_db(db: str | None) -> int:

@@ -111,6 +111,7 @@ def test_is_registered_and_deterministic() -> None:
         state = RULES.apply(state, action)
 
 
+@pytest.mark.measure
 def test_beats_random_on_duplicate_deals() -> None:
     """A small duplicate match (fixed seeds): the bot's team outscores random by a wide margin.
     The reported strength comes from the 500-pair arena; this guards against regressions."""

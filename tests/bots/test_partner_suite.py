@@ -1,6 +1,6 @@
 """Partner play: in positions where a good partner's move is clear, `normal` makes it.
 
-The suites in tests/data/partner_<game>.json (built by make_partner_suite.py) hold
+The suites in tests/data/partner_<game>.json (built by tools/make_partner_suite.py) hold
 real deals stopped where a partnership theme decides the move: load points on
 the partner's trick, do not overtrump the partner's sure winner, keep the
 Matto's points home, give the least to a lost trick, capture a combination.
@@ -42,8 +42,8 @@ def position(name: str, pos: dict[str, Any]) -> Any:
         deck = [rules.card_id(c) for c in pos["deck"]]
         state = rules.deal_from(deck, pos["dealer"], pos["cut"])  # type: ignore[attr-defined]
     else:
-        hands = tuple(rules.pack.mask(h) for h in pos["hands"])
-        state = rules.start(hands, pos["dealer"])  # type: ignore[attr-defined]
+        south, east, north, west = (rules.pack.mask(h) for h in pos["hands"])
+        state = rules.start((south, east, north, west), pos["dealer"])
     for code in pos["actions"]:
         state = rules.apply(state, rules.parse_action(code))
     assert state.to_move == pos["seat"]

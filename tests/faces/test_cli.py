@@ -11,6 +11,7 @@ import pytest
 
 from tarocchi.cli import main
 from tarocchi.review import MARKS
+from tests.test_extras import TEST_ONLY
 
 
 def test_arena_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -50,10 +51,18 @@ def test_replay_reports_a_tampered_record(
 
 
 @pytest.mark.slow
-def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "piedicavallo", "--json", "--seconds", "0.6", "--ai-seconds", "0.6",
-                 "--review-deals", "1"]) == 0  # fmt: skip
-    out = json.loads(capsys.readouterr().out)
+def test_bench_json_without_the_test_extra() -> None:
+    """`tarocchi bench` runs where `make serve` installed only the web extra: here with the
+    test extra's modules refused (tests/test_extras.py)."""
+    block = "; ".join(f"sys.modules[{m!r}] = None" for m in TEST_ONLY)
+    code = f"import sys; {block}; from tarocchi.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "bench", "piedicavallo", "--json", "--seconds", "0.6",
+         "--ai-seconds", "0.6", "--review-deals", "1"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
     assert 0 < out["review_first_s_p50"] <= out["review_s_p50"] <= out["review_s_p95"]
     assert 0 < out["hint_s_p50"] <= out["hint_s_p95"] < out["review_s_p50"]
     assert out["review_deals"] == 1

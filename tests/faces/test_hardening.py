@@ -49,7 +49,7 @@ def test_no_answer_tells_how_long_the_ai_thought(client: TestClient) -> None:
 
 
 def test_the_bench_may_ask_for_the_servers_time(tmp_path: Path) -> None:
-    """With timing on (`serve --server-timing`, for `bench --load`), answers tell the AI's
+    """With timing on (`serve --server-timing`, for `python -m tools.load`), answers tell the AI's
     share and the server's own time."""
     with TestClient(create_app(tmp_path / "t.sqlite3", ai_workers=1, timing=True)) as timed:
         res = timed.post("/api/games", json={"game": "ottocento", "level": "random"})

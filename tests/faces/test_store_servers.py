@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tarocchi.bench import web_load
 from tarocchi.web.store import Store
 from tests.conftest import Postgres, answered, free_port, start_server, stop_server
+from tools.load import web_load
 
 ONE_AI_WORKER = ("--ai-workers", "1")
 
@@ -165,6 +165,7 @@ def test_serve_workers_share_one_port(postgres: Postgres) -> None:
         stop_server(proc)
 
 
+@pytest.mark.measure
 def test_the_load_bench_runs_two_servers_on_postgresql(postgres: Postgres) -> None:
     url = postgres.new_database()
     with Store(url) as store:

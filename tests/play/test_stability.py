@@ -4,6 +4,8 @@ bench GAME --review-stability N`)."""
 
 from __future__ import annotations
 
+import pytest
+
 from tarocchi.match import play_deal
 from tarocchi.record import make_record
 from tarocchi.review import plan, value
@@ -20,6 +22,7 @@ def test_another_salt_values_with_other_deals_and_the_first_is_the_hint_s() -> N
     assert value(hint, k).choices != value(other, k).choices  # independent ones: others
 
 
+@pytest.mark.measure
 def test_two_reviews_mostly_agree_and_never_swap_fine_for_bad() -> None:
     out = stability("piedicavallo", 1, factor=QUICK)
     assert out["stability_deals"] == 1 and out["stability_decisions"] >= 8

@@ -1,6 +1,6 @@
 """Measure the spreads behind the review's marks (run by hand; docs/benchmarks.md).
 
-    .venv/bin/python -m tests.play.measure_review GAME [DEALS] [FACTORS]
+    .venv/bin/python -m tools.measure_review GAME [DEALS] [FACTORS]
 
 For the decisions of South in DEALS deals played by the heuristic bots (seeds 0..), it
 values each decision twice with two seeds at each playout factor and prints, per factor,
@@ -75,16 +75,16 @@ def spreads(name: str, deals: int, factors: list[int]) -> None:
         noise, made, diffs, values = [], [], [], []
         t = time.process_time()
         for state, code, seed in positions:
-            a = rv.decide(rules, state, code, seed)
-            if a.kind != "searched":
+            first = rv.decide(rules, state, code, seed)
+            if first.kind != "searched":
                 continue
-            b = rv.decide(rules, state, code, seed + 1)
-            cost = b.cost_of(a.best)
+            second = rv.decide(rules, state, code, seed + 1)
+            cost = second.cost_of(first.best)
             if cost is not None:
                 noise.append(cost)
-            if a.cost is not None:
-                made.append(a.cost)
-            d, v = two_seeds(a, b)
+            if first.cost is not None:
+                made.append(first.cost)
+            d, v = two_seeds(first, second)
             diffs += d
             values += v
         cpu = (time.process_time() - t) / max(1, 2 * len(noise))

@@ -1,7 +1,7 @@
 """Value the partner suites' wrong moves with a long fair search (run by hand, once).
 
-    .venv/bin/python -m tests.bots.confirm_partner_suite [GAME ...]
-    .venv/bin/python -m tests.bots.confirm_partner_suite GAME --part K/N   # then --merge
+    .venv/bin/python -m tools.confirm_partner_suite [GAME ...]
+    .venv/bin/python -m tools.confirm_partner_suite GAME --part K/N   # then --merge
 
 (With --part, the K-th of every N positions, in a fixed shuffled order, of one game are
 valued and kept, one a line as each is valued, in a file beside the suite, so that N

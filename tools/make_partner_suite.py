@@ -1,6 +1,6 @@
 """Build the partner-play suites in tests/data/partner_<game>.json (run by hand).
 
-    .venv/bin/python -m tests.bots.make_partner_suite
+    .venv/bin/python -m tools.make_partner_suite
 
 Each position is a real deal (explicit dealt hands, every action as a card code)
 stopped where one of the partnership themes below decides a good partner's move
@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 from tarocchi.bots import make_bot
@@ -44,8 +43,8 @@ from tarocchi.bots.inference import partner, unseen
 from tarocchi.cards import TRUMPS, bits
 from tarocchi.games import game
 from tarocchi.views import View, view
+from tests.bots.test_partner_suite import DATA, position
 
-DATA = Path(__file__).resolve().parent.parent / "data"
 PER_THEME = {"load": 14, "no-overtrump": 10, "matto": 6, "duck": 8, "capture": 10}
 
 
@@ -273,7 +272,7 @@ def build(name: str) -> list[dict[str, Any]]:
         theme = pos["theme"]
         if quota.get(theme, 0) <= 0 or pos["seed"] in used:
             continue
-        gap = is_clear(name, pos, replay(name, pos))
+        gap = is_clear(name, pos, position(name, pos))
         if gap is None:
             continue
         pos["oracle_gap"] = gap
@@ -283,20 +282,6 @@ def build(name: str) -> list[dict[str, Any]]:
         if not any(quota.values()):
             break
     return out
-
-
-def replay(name: str, pos: dict[str, Any]) -> Any:
-    """Return the state of a position: its deal replayed through its actions."""
-    rules = game(name)
-    if "deck" in pos:
-        deck = [rules.card_id(c) for c in pos["deck"]]
-        state = rules.deal_from(deck, pos["dealer"], pos["cut"])  # type: ignore[attr-defined]
-    else:
-        hands = tuple(rules.pack.mask(h) for h in pos["hands"])
-        state = rules.start(hands, pos["dealer"])  # type: ignore[attr-defined]
-    for code in pos["actions"]:
-        state = rules.apply(state, rules.parse_action(code))
-    return state
 
 
 def main() -> None:
