@@ -16,7 +16,7 @@ from tarocchi.i18n import translator
 from tarocchi.review import THRESHOLDS, gaps
 from tarocchi.review_explain import cause_label
 from tarocchi.views import view
-from tests.play.test_review import deal, reviewed, states
+from tests.play.test_review import deal, quick, reviewed, states
 
 EN = translator("en")
 
@@ -37,7 +37,7 @@ def test_every_large_move_is_split_into_causes_that_sum_to_it(name: str) -> None
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_the_end_is_the_search_s_count_of_the_finished_deal(name: str) -> None:
-    r, _ = reviewed(name)
+    r = quick(name)
     final = states(name)[-1]
     end = r.graph[-1]
     assert end.kind == "end"
@@ -54,7 +54,7 @@ def test_the_end_is_the_search_s_count_of_the_finished_deal(name: str) -> None:
 def test_lessons_say_what_was_lost_not_the_card() -> None:
     lessons = 0
     for name in sorted(GAMES):
-        r, _ = reviewed(name)
+        r = quick(name)
         rules = game(name)
         costly = [k for k, d in enumerate(r.decisions) if d.mark in ("inaccuracy", "mistake",
                                                                       "blunder")]  # fmt: skip
@@ -110,7 +110,7 @@ def test_causes_say_what_the_seat_saw(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_each_decision_s_position_is_the_seat_s_view(name: str) -> None:
-    r, _ = reviewed(name)
+    r = quick(name)
     rules = game(name)
     seen = states(name)
     codes = rules.pack.codes
