@@ -25,6 +25,15 @@ OUTPUT = Path(__file__).parent.parent / "test-output"
 SERVER_FIXTURES = {"server", "postgres", "browser"}
 
 
+# the 1,000-deal checks of every view: the fast tier (`make check`) plays the first 200 deals,
+# `make test` all of them
+THOUSAND_DEALS = pytest.mark.parametrize(
+    "seeds",
+    [range(200), pytest.param(range(200, 1000), marks=pytest.mark.slow)],
+    ids=["first-200", "the-other-800"],
+)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark `server` every test that starts a real server: by its fixtures, by running on the
     PostgreSQL backend, or in a module that starts servers itself (it imports start_server

@@ -7,6 +7,7 @@ from typing import Any
 
 from tarocchi.games.piedicavallo import PACK, RULES, State
 from tarocchi.views import to_json, view
+from tests.conftest import THOUSAND_DEALS
 
 CODES = set(PACK.codes)
 
@@ -32,9 +33,10 @@ def may_know(state: State, seat: int) -> int:
     return state.hands[seat] | played | (state.discard if seat == state.dealer else 0)
 
 
-def test_no_view_leaks_a_hidden_card() -> None:
+@THOUSAND_DEALS
+def test_no_view_leaks_a_hidden_card(seeds: range) -> None:
     """Over 1,000 deals, every seat's view (as data and as JSON) holds only knowable cards."""
-    for seed in range(1000):
+    for seed in seeds:
         rng = random.Random(seed)
         state = RULES.deal(seed)
         step = 0

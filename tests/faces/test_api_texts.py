@@ -4,6 +4,7 @@ the reader's language and holds no card code, in every language and every game."
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -46,15 +47,18 @@ def test_the_scan_finds_codes_in_texts() -> None:
     assert not leaks({"token": "a-T12-b", "text": "Trumps 1, 13 and 28"})
 
 
-# the fast tier plays English and Hindi (another script); the other languages' deals, with
-# their hints, wait for `make test`
-FAST = ("en", "hi")
+# the fast tier scans one language a game (English, and Hindi's other script); `make test`
+# every language of every game
+FAST = (("piedicavallo", "hi"), ("ottocento", "en"), ("minchiate", "hi"))
 
 
 @pytest.mark.parametrize(
-    "lang", [x if x in FAST else pytest.param(x, marks=pytest.mark.slow) for x in sorted(LANGUAGES)]
+    ("name", "lang"),
+    [
+        pair if pair in FAST else pytest.param(*pair, marks=pytest.mark.slow)
+        for pair in itertools.product(sorted(GAMES), sorted(LANGUAGES))
+    ],
 )
-@pytest.mark.parametrize("name", sorted(GAMES))
 def test_no_text_holds_a_card_code(client: TestClient, name: str, lang: str) -> None:
     seed = 3 + sorted(LANGUAGES).index(lang)
     h = {"Accept-Language": lang}

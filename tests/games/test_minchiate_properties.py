@@ -29,6 +29,7 @@ from tarocchi.games.minchiate import (
 from tarocchi.match import play_deal
 from tarocchi.record import make_record, replay
 from tarocchi.views import to_json, view
+from tests.conftest import THOUSAND_DEALS
 from tests.games import reference_minchiate as ref
 from tests.games.perft import perft
 
@@ -219,11 +220,12 @@ def sampled(states: list[State]) -> list[State]:
     return [states[i] for i in sorted(keep)]
 
 
-def test_views_never_show_a_hidden_card() -> None:
+@THOUSAND_DEALS
+def test_views_never_show_a_hidden_card(seeds: range) -> None:
     """On 1000 random deals, no view holds a card its seat cannot know, shown cards are really
     in their hands, and before the Fola is shown no discarder's shown cards could have been
     discarded."""
-    for seed in range(1000):
+    for seed in seeds:
         for state in sampled(random_deal(seed)):
             for seat in range(4):
                 v = view(state, seat)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from tarocchi.cards import bits, popcount
 from tarocchi.games.ottocento import DECLARE, DISCARD, PACK, PLAY, RULES, State
 from tarocchi.views import to_json, view
+from tests.conftest import THOUSAND_DEALS
 from tests.games import reference_ottocento as ref
 from tests.games.perft import perft
 
@@ -150,11 +151,12 @@ def _current(state: State) -> int:
     return m
 
 
-def test_views_never_leak_on_1000_deals() -> None:
+@THOUSAND_DEALS
+def test_views_never_leak_on_1000_deals(seeds: range) -> None:
     """In 1000 seeded random deals no view of any seat, at any step, holds a card that seat
     cannot know: other hands stay hidden, the discard is the dealer's alone, declared cards
     are public. Every tenth deal is also checked through its JSON form."""
-    for seed in range(1000):
+    for seed in seeds:
         _check_views(random_deal(seed), as_json=seed % 10 == 0)
 
 
