@@ -300,7 +300,7 @@ def assemble(
         game=rules.name,
         seed=p.seed,
         seat=p.seat,
-        unit=N_("resti") if rules.name == "minchiate" else N_("points"),
+        unit=rules.unit,
         margin=p.margin,
         decisions=done,
         graph=points,

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS, Pack, bits, popcount
-from tarocchi.i18n import Msg
+from tarocchi.i18n import N_, Msg
 
 
 class IllegalAction(ValueError):
@@ -431,7 +431,8 @@ class TrickGame(Generic[S]):
 
     # -- the running score ---------------------------------------------------------------
     how: ClassVar[str] = ""  # how the running score is counted, for players
-    unit: ClassVar[str] = "points"  # the unit of the final result: "points" or "resti"
+    # the unit of the final result, "points" or "resti" (a message id: the review names it)
+    unit: ClassVar[str] = N_("points")
 
     def pile_points(self, mask: int) -> float:
         """Return what the cards of a pile count for now (the plain sum of card points)."""

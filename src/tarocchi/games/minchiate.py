@@ -101,7 +101,7 @@ from tarocchi.games.minchiate_preplay import cut_of as cut_of
 from tarocchi.games.minchiate_preplay import declarable as declarable
 from tarocchi.games.minchiate_preplay import discard_mask as discard_mask
 from tarocchi.games.minchiate_preplay import is_robbable as is_robbable
-from tarocchi.i18n import Msg, nmsg
+from tarocchi.i18n import N_, Msg, nmsg
 from tarocchi.packs.minchiate import MATTO, PACK
 
 
@@ -453,7 +453,7 @@ class Minchiate(TrickGame[State]):
         return Score((END, 0), 1 - team, None, POINTS[card], 1 << card, (card,))
 
     # -- the running score --------------------------------------------------------------------
-    unit = "resti"
+    unit = N_("resti")
     how = Msg(
         "Minchiate is won in resti: whenever a side leads by 60 points in the running "
         "difference it makes a resto. Points score at once for robbed and face-up counting "
