@@ -57,7 +57,7 @@ def reason(view: View, action: int) -> str:
     name = pack.cards[action]
     points = pack.points[action]
     if view.phase == "discard":
-        if view.game == "minchiate":
+        if not rules.discard_counts:
             return Msg("discard %(card)s: it is worthless and goes to the Fola", card=name)
         return nmsg(
             "discard %(card)s: banks %(n)d point for your team and shortens your hand",

@@ -433,6 +433,8 @@ class TrickGame(Generic[S]):
     how: ClassVar[str] = ""  # how the running score is counted, for players
     # the unit of the final result, "points" or "resti" (a message id: the review names it)
     unit: ClassVar[str] = N_("points")
+    # whether a discarded card counts for the discarder's team (Minchiate's go to the Fola)
+    discard_counts: ClassVar[bool] = True
 
     def pile_points(self, mask: int) -> float:
         """Return what the cards of a pile count for now (the plain sum of card points)."""

@@ -454,6 +454,7 @@ class Minchiate(TrickGame[State]):
 
     # -- the running score --------------------------------------------------------------------
     unit = N_("resti")
+    discard_counts = False  # rules §2.5: the discards go into the Fola, which never scores
     how = Msg(
         "Minchiate is won in resti: whenever a side leads by 60 points in the running "
         "difference it makes a resto. Points score at once for robbed and face-up counting "
