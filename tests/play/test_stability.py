@@ -29,6 +29,9 @@ def test_two_reviews_mostly_agree_and_never_swap_fine_for_bad() -> None:
     assert out["stability_same_mark"] >= 0.66
     low, high = out["stability_same_mark_ci95"]
     assert low < out["stability_same_mark"] < high or out["stability_same_mark"] == high == 1
+    closes = sum(n for pair, n in out["stability_moved"].items() if "close" in pair.split("/"))
+    agree = out["stability_decisions"] * out["stability_agree_but_close"]
+    assert round(agree) == round(out["stability_decisions"] * out["stability_same_mark"]) + closes
     moved = out["stability_decisions"] * (1 - out["stability_same_mark"])
     assert sum(out["stability_moved"].values()) == round(moved)
     assert all(
