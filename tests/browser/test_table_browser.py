@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
+from tarocchi.games import game
 from tarocchi.i18n import LANGUAGES
 from tests.browser.conftest import SHOTS
 from tests.browser.test_play_browser import act_once, my_turn, open_table, play_deal
@@ -151,8 +152,9 @@ def test_the_table_fits_one_screen(browser: Browser, server: str, name: str) -> 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 def test_no_card_code_in_any_text(browser: Browser, server: str, lang: str) -> None:
-    """A whole deal in each language (the games in turn), hints and replay included: no
-    card code in the page's visible text or in any text field of the API's answers."""
+    """A whole deal in each language (the games in turn), hints, the AI in your seat and
+    replay included: no card code in the page's visible text or in any text field of the
+    API's answers; the AI's first different choice, a declaration or a pass, is named."""
     name = sorted(FIRST)[sorted(LANGUAGES).index(lang) % len(FIRST)]
     answers: list[Any] = []
     page = open_table(browser, server, name, 5, "easy")
@@ -167,6 +169,16 @@ def test_no_card_code_in_any_text(browser: Browser, server: str, lang: str) -> N
     play_deal(page)
     page.wait_for_selector("#end-hands .card-row")
     seen.append(page.inner_text("body"))
+    # the AI in your seat, once played: where it first chose otherwise is named (Ottocento's
+    # deal 5: it passes where South declared, both in their buttons' words)
+    page.wait_for_function("() => /\\d/.test(document.getElementById('end-ai').textContent)",
+                           timeout=120_000)  # fmt: skip
+    line = page.inner_text("#end-ai")
+    seen.append(line)
+    first = next(a["ai"]["first"] for a in answers if isinstance(a, dict) and a.get("ai"))
+    if first is not None and first["ai"] not in game(name).pack.codes:
+        assert first["ai_words"] in line and first["yours_words"] in line
+    assert name != "ottocento" or first["ai_words"] in line
     page.click("#end-replay")
     for key in ["Home", "ArrowRight", "End"]:
         page.keyboard.press(key)

@@ -18,12 +18,14 @@ from tarocchi.i18n import translator
 from tarocchi.match import play_deal
 from tarocchi.packs.piemontese import PACK
 from tarocchi.record import make_record
-from tarocchi.review import plan, review, table_level, to_json, value
+from tarocchi.review import AiLine, ai_to_json, plan, review, table_level, to_json, value
 from tarocchi.web.api import hint_for
+from tarocchi.web.reviews import first_difference
 from tarocchi.web.store import Store
 from tarocchi.web.store.schema import games
 from tests.conftest import BACKENDS, api_client
 from tests.faces.test_api import auth, new_game, play_to_end
+from tests.faces.test_api_texts import leaks
 
 WAIT_S = 600  # a whole review on a busy machine, at the lowest priority
 
@@ -156,3 +158,32 @@ def test_the_hint_the_api_gives_is_the_review_s_decision(name: str, seed: int) -
         assert [(h["action"], h["value"]) for h in hints] == [(c.action, c.fair) for c in d.choices]
         assert (d.phase == "play") == (k == first_card)  # a setup decision, then a card
         assert hints[0]["action"] == d.best and d.cost_of(d.best) == 0.0
+
+
+@pytest.mark.parametrize(("name", "seed"), [("ottocento", 5), ("minchiate", 7)])
+def test_a_first_different_declaration_is_named_by_its_button_s_words(name: str, seed: int) -> None:
+    """The AI in your seat first chose otherwise at a declaration: the API gives both
+    choices in the words of their buttons at the table, in the reader's language, no code."""
+    record = make_record(play_deal(name, seed, ["heuristic"] * 4))
+    p = plan(record, 0, "heuristic")
+    at = next(i for i in p.mine if len(p.rules.legal_actions(p.states[i])) > 1
+              and min(p.rules.legal_actions(p.states[i])) >= p.rules.pack.size)  # fmt: skip
+    actions = tuple((e["seat"], e["action"]) for e in record["actions"])
+    hand = p.rules.view(p.states[at], 0).hand
+    other = next(a for a in p.rules.legal_actions(p.states[at]) if a != p.actions[at])
+    line = AiLine("hard", 0.0, at, (*actions[:at], (0, p.rules.action_code(other))))
+    for lang in ("it", "hi"):
+        first = first_difference(name, seed, actions, json.dumps(ai_to_json(line)), lang)
+        assert first is not None and (first["index"], first["trick"]) == (at, 0)
+        said = {a: translator(lang).text(p.rules.action_detail(hand, a).label)
+                for a in (other, p.actions[at])}  # fmt: skip
+        assert (first["ai_words"], first["yours_words"]) == (said[other], said[p.actions[at]])
+        assert leaks(first["ai_words"]) == leaks(first["yours_words"]) == []
+    # a card play: the page names the cards itself
+    at = next(i for i in p.mine if p.rules.phase_name(p.states[i]) == "play"
+              and len(p.rules.legal_actions(p.states[i])) > 1)  # fmt: skip
+    other = next(a for a in p.rules.legal_actions(p.states[at]) if a != p.actions[at])
+    line = AiLine("hard", 0.0, at, (*actions[:at], (0, p.rules.action_code(other))))
+    first = first_difference(name, seed, actions, json.dumps(ai_to_json(line)), "it")
+    assert first is not None and first["ai"] == p.rules.action_code(other)
+    assert first["ai_words"] is None and first["yours_words"] is None

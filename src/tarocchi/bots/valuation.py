@@ -10,8 +10,9 @@ cap alone bounds it, so the same view always gets the same values), seeded by th
 itself (`view_seed`: what the seat sees at that decision of that deal). Every choice is
 played out on the same sampled deals, so the difference between two choices is measured
 deal by deal (paired); its standard error is each choice's `spread`, taken from the means
-of batches of successive deals (the hard level's deals come from Markov chains, whose
-successive deals are alike: single deals would understate it).
+of its batches by chain (the hard level's deals come from `CHAINS` Markov chains taking
+turns, and a chain's deals are alike: one that lingers in a corner of the deals moves its
+own mean, which batches of successive deals, a deal of every chain in each, never see).
 
 Every phase is valued: trick play and the dealer's discards by the kernel's playouts (the
 discard as whole lines, each card worth the best line that lays it aside); the other setup
@@ -31,6 +32,7 @@ from typing import Any
 
 from tarocchi.bots import make_bot
 from tarocchi.bots.belief import belief
+from tarocchi.bots.likelihood import CHAINS
 from tarocchi.bots.search import SearchBot, Stat, equivalent
 from tarocchi.views import View, view
 
@@ -42,7 +44,9 @@ PLAYOUTS = {"piedicavallo": 8, "ottocento": 8, "minchiate": 4}
 # the setup decisions finished by the heuristic bot in Python, a hundred times slower than a
 # kernel's playout: at most this many sampled deals (times the factor)
 SETUP_SAMPLES = 120
-BATCHES = 16  # the spread's batches of successive deals
+# the spread's batches: deal i comes from chain i % CHAINS (the chains take turns; the
+# other samplers' deals are independent, so any batching by position serves them)
+BATCHES = CHAINS
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,11 +143,10 @@ def finish_setup(bot: SearchBot, v: View) -> dict[int, Stat]:
 
 def paired(a: Stat, b: Stat) -> tuple[float, float]:
     """Return the mean of a's margin minus b's, deal by deal (both from the same deals), and
-    its standard error from the means of BATCHES batches of successive deals."""
+    its standard error from the means of BATCHES batches by chain (every BATCHES-th deal)."""
     diffs = [x - y for x, y in zip(a.margins, b.margins, strict=True)]
     k = min(BATCHES, len(diffs))
     if k < 2:
         return statistics.fmean(diffs), 0.0
-    size = len(diffs) // k
-    means = [statistics.fmean(diffs[i * size : (i + 1) * size]) for i in range(k)]
+    means = [statistics.fmean(diffs[i::k]) for i in range(k)]
     return statistics.fmean(diffs), statistics.stdev(means) / math.sqrt(k)

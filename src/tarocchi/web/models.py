@@ -304,6 +304,12 @@ class FirstDifference(BaseModel):
     trick: int = Field(description="its trick (0: before the first trick)")
     ai: str = Field(description="the AI's action")
     yours: str = Field(description="your action")
+    ai_words: str | None = Field(
+        default=None, description="the AI's action in words, as its button says (None: a card)"
+    )
+    yours_words: str | None = Field(
+        default=None, description="your action in words, as its button says (None: a card)"
+    )
 
 
 class AiDeal(BaseModel):

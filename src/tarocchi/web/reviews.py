@@ -295,7 +295,7 @@ def body(live: Live, rv: ReviewRow | None, tr: Translator) -> dict[str, Any]:
         out["ai"] = {"level": ai["level"], "margin": ai["margin"], "yours": yours,
                      "diverged": ai["diverged"],
                      "first": first_difference(live.row.game, live.row.seed, live.row.actions,
-                                               rv.ai)}  # fmt: skip
+                                               rv.ai, tr.lang)}  # fmt: skip
     if rv.error:
         out["error"] = tr.text(from_recipe(json.loads(rv.error), card_of(rules.name)))
     return out
@@ -303,10 +303,11 @@ def body(live: Live, rv: ReviewRow | None, tr: Translator) -> dict[str, Any]:
 
 @lru_cache(maxsize=SERVED_CACHE)
 def first_difference(
-    game_name: str, seed: int, actions: tuple[tuple[int, str], ...], ai: str
+    game_name: str, seed: int, actions: tuple[tuple[int, str], ...], ai: str, lang: str
 ) -> dict[str, Any] | None:
     """Return where the AI in South's seat first chose otherwise than South: the action's
-    place, its trick (0 before the first), the AI's action and South's (None: it never did)."""
+    place, its trick (0 before the first), the AI's action and South's, and for each that
+    is not a card the words of its button at the table, in lang (None: it never did)."""
     line = json.loads(ai)
     at = line["diverged"]
     if at is None:
@@ -314,8 +315,17 @@ def first_difference(
     rules = game(game_name)
     state = replay(rules, seed, actions[:at])
     trick = len(state.winners) + 1 if rules.phase_name(state) == "play" else 0
-    return {"index": at, "trick": trick, "ai": line["actions"][at]["action"],
-            "yours": actions[at][1]}  # fmt: skip
+    hand = rules.view(state, HUMAN).hand
+
+    def words(code: str) -> str | None:
+        action = rules.parse_action(code)
+        if action < rules.pack.size:  # a card: the page names it in its own words
+            return None
+        return translator(lang).text(rules.action_detail(hand, action).label)
+
+    ai_code, yours = line["actions"][at]["action"], actions[at][1]
+    return {"index": at, "trick": trick, "ai": ai_code, "yours": yours,
+            "ai_words": words(ai_code), "yours_words": words(yours)}  # fmt: skip
 
 
 def ai_deal(row: GameRow, ai: str, tr: Translator) -> dict[str, Any]:

@@ -45,10 +45,16 @@ function aiText(ai, unit) {
       : _("You %(yours)s, the AI in your seat (%(level)s) %(ai)s: a tie.", vars);
   if (ai.diverged === null) return [line, _("It made every choice you made.")].join(" ");
   const first = ai.first;
-  // a setup choice (a declaration, passing) has no name once the deal is over: the margin only
-  if (!first || !pack[first.ai] || !pack[first.yours]) return line;
-  return [line, _("Where it first chose otherwise (%(when)s), it played %(ai)s and you %(yours)s.", {
-    when: when(first.trick), ai: cardName(first.ai), yours: cardName(first.yours) })].join(" ");
+  if (!first) return line;
+  if (pack[first.ai] && pack[first.yours]) {
+    return [line, _("Where it first chose otherwise (%(when)s), it played %(ai)s and you %(yours)s.", {
+      when: when(first.trick), ai: cardName(first.ai), yours: cardName(first.yours) })].join(" ");
+  }
+  // a declaration or a pass: the server's words for it, as its button at the table says
+  const named = (code, words) => (pack[code] ? cardName(code) : words);
+  return [line, _("Where it first chose otherwise (%(when)s), the AI chose: %(ai)s. You chose: %(yours)s.", {
+    when: when(first.trick), ai: named(first.ai, first.ai_words),
+    yours: named(first.yours, first.yours_words) })].join(" ");
 }
 
 // the AI's own deal on your cards, in the replay, at the trick where it first chose otherwise
