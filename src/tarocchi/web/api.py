@@ -58,9 +58,13 @@ from tarocchi.web.workers import RETRY_AFTER_S, AiPool, Busy, Unavailable, lower
 T = TypeVar("T")
 
 HUMAN = 0
+AI_SEATS = (1, 2, 3)  # the AI's seats at a table of one human
 DEFAULT_LEVEL = "normal"
 NOT_YOUR_TURN = Msg("it is not your turn")
 CHANGED = Msg("the game changed meanwhile; reload it")
+# a table with friends is played over its live connection (tarocchi.web.live), where the AI
+# plays only the seats nobody holds
+AT_A_TABLE = Msg("this deal is played at a table with friends; play it on its live connection")
 NOT_OVER = Msg("the deal is not over yet")
 CACHE_SIZE = 4096  # live states kept in memory; others are rebuilt from the log on demand
 SEED_BITS = 64  # a drawn seed: nobody can choose it, nor find it from South's hand
@@ -143,10 +147,23 @@ def ai_turns(
 
     Runs in a worker process; with short (every worker busy) a search level thinks at
     the short budget. Bots are seeded by the deal and the log length."""
+    return table_turns(game_name, seed, level, actions, AI_SEATS, short)
+
+
+def table_turns(
+    game_name: str,
+    seed: int,
+    level: str,
+    actions: tuple[tuple[int, str], ...],
+    seats: tuple[int, ...],
+    short: bool,
+) -> list[tuple[int, str]]:
+    """Play the AI in some seats until another seat must act or the deal ends; return their
+    actions (as ai_turns, at a table where those seats are the AI's)."""
     rules = game(game_name)
     state = rebuild(rules, seed, actions)
     bot = SHORT if short and level in SEARCH_LEVELS else LEVELS[level]
-    bots = table_bots(rules, [bot] * 4, seed, (1, 2, 3), len(actions))
+    bots = table_bots(rules, [bot] * 4, seed, seats, len(actions))
     return [(move.seat, rules.action_code(move.action)) for move in advance(rules, state, bots)]
 
 
@@ -253,7 +270,13 @@ class Games:
             raise HTTPException(401, Msg("missing bearer token"), {"WWW-Authenticate": "Bearer"})
         if not secrets.compare_digest(token_hash(auth.credentials), row.token_hash):
             raise HTTPException(403, Msg("wrong token for this game"))
-        live = held
+        return self.in_memory(row, fresh)
+
+    def in_memory(self, row: GameRow, fresh: bool = False) -> Live:
+        """Return a stored game in memory: the state its log leads to, kept from before if
+        this process holds it at that version (unless fresh), else replayed (409 for a log
+        the rules refuse)."""
+        live = self.cache.get(row.id)
         if live is None or live.row.version != row.version or fresh:
             try:
                 state = rebuild(game(row.game), row.seed, row.actions)
@@ -305,6 +328,7 @@ class Games:
                 409,
                 Msg("the deal is over") if live.state.to_move is None else NOT_YOUR_TURN,
             )
+        await self.alone(row.id)
         try:
             code = rules.action_code(rules.parse_action(body.action))
         except ValueError as e:  # a code of another game: not an action of this deal
@@ -335,10 +359,17 @@ class Games:
             self.ended(row.id)
         return live, events + told
 
+    async def alone(self, game_id: str) -> None:
+        """Refuse (409) a request of the one-human API for a game at a table with friends:
+        it would play the AI in the seats people hold, or hint where hints are off."""
+        if await asyncio.to_thread(self.store.tables.is_table, game_id):
+            raise HTTPException(409, AT_A_TABLE)
+
     async def hints(self, live: Live, client: str) -> list[dict[str, Any]]:
         """Rank South's legal actions (409 when South is not to act)."""
         if live.state.to_move != HUMAN:
             raise HTTPException(409, NOT_YOUR_TURN)
+        await self.alone(live.row.id)
         row = live.row
         args = (row.game, row.seed, row.actions)
         return await self.in_pool(client, row.id, hint_for, *args, shortens=False)
@@ -400,17 +431,19 @@ def tell(
     seen: View,
     actions: Sequence[tuple[int, str]],
     tr: Translator,
+    seer: int = HUMAN,
 ) -> tuple[Any, View, list[dict[str, Any]]]:
-    """Apply actions, each by the seat to move (IllegalAction otherwise), to a state South
-    sees as seen; return the new state, South's view of it and what South saw change at each
-    action (`views.step`, texts in tr's language), South's own action named."""
+    """Apply actions, each by the seat to move (IllegalAction otherwise), to a state a seat
+    (seer: South unless told) sees as seen; return the new state, the seat's view of it and
+    what it saw change at each action (`views.step`, texts in tr's language), its own action
+    named."""
     events = []
     for seat, code in actions:
         if state.to_move != seat:
             raise IllegalAction(Msg("seat %(seat)d is not to move", seat=seat))
-        state, seen, shown = step(rules, state, rules.parse_action(code), HUMAN, seen, tr)
+        state, seen, shown = step(rules, state, rules.parse_action(code), seer, seen, tr)
         events.append(
-            {"seat": seat, "changes": shown, **({"action": code} if seat == HUMAN else {})}
+            {"seat": seat, "changes": shown, **({"action": code} if seat == seer else {})}
         )
     return state, seen, events
 
@@ -419,19 +452,27 @@ def view_json(live: Live, tr: Translator, with_history: bool = False) -> dict[st
     """Return South's view of a live game as JSON, with reasons for refused cards, the texts
     in tr's language; with_history, also the deal's history as South saw it (replayed: a
     reloaded page's log; an action's answer tells only its events)."""
-    rules = game(live.row.game)
-    data = to_json(live.view, tr)
+    return seat_json(live.row, live.state, live.view, HUMAN, tr, with_history)
+
+
+def seat_json(
+    row: GameRow, state: Any, seen: View, seat: int, tr: Translator, with_history: bool = False
+) -> dict[str, Any]:
+    """Return a seat's view (seen: view(state, seat)) of a stored game as JSON, as view_json
+    does South's."""
+    rules = game(row.game)
+    data = to_json(seen, tr)
     if with_history:
-        actions = [rules.parse_action(code) for _, code in live.row.actions]
-        data["history"] = history(rules, live.row.seed, actions, HUMAN, tr)
+        actions = [rules.parse_action(code) for _, code in row.actions]
+        data["history"] = history(rules, row.seed, actions, seat, tr)
     codes = rules.pack.codes
-    data["illegal"] = {codes[c]: tr.text(why) for c, why in refusals(live.state, HUMAN).items()}
-    data["level"] = live.row.level
+    data["illegal"] = {codes[c]: tr.text(why) for c, why in refusals(state, seat).items()}
+    data["level"] = row.level
     data["title"] = rules.title
-    if live.row.practice:  # where it started, and the original deal's margin to beat
-        data["practice"] = json.loads(live.row.practice)
+    if row.practice:  # where it started, and the original deal's margin to beat
+        data["practice"] = json.loads(row.practice)
     if data["over"]:
-        data["seed"] = live.row.seed  # only once the deal is over: the seed tells every card
+        data["seed"] = row.seed  # only once the deal is over: the seed tells every card
     return data
 
 

@@ -1,0 +1,129 @@
+"""Friends' tables over two real `tarocchi serve` processes on one real PostgreSQL: two
+partners connected to different processes play a whole deal, each seeing the other's
+cards; a process killed with SIGKILL loses no acknowledged action, and its player's
+reconnect to the other process resumes from the version it last saw."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection
+from websockets.sync.client import connect as ws_connect
+
+from tests.conftest import Postgres, free_port, start_server, stop_server
+from tests.faces.test_live import Seat
+
+HUMANS = {0, 2}
+
+
+class Socket:
+    """A websockets client connection as the tests' Seat reads it."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+
+    def send_json(self, data: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(data))
+
+    def receive_json(self) -> Any:
+        return json.loads(self.ws.recv(timeout=60))
+
+
+@pytest.fixture
+def two_servers(postgres: Postgres) -> Iterator[tuple[list[str], list[Any]]]:
+    """Yield the base URLs of two servers on one new database, and their processes."""
+    url = postgres.new_database()
+    ports = [free_port(), free_port()]
+    procs = [start_server(url, port, "--ai-workers", "1") for port in ports]
+    try:
+        yield [f"http://127.0.0.1:{p}" for p in ports], procs
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                stop_server(proc)
+
+
+def table(base: str, seed: int) -> tuple[str, dict[int, str]]:
+    """Start a deal through a server with North opened and taken; return its id and the
+    two seats' tokens."""
+    res = httpx.post(f"{base}/api/games", json={"game": "piedicavallo", "level": "random",
+                                                "seed": seed}, timeout=60)  # fmt: skip
+    assert res.status_code == 201, res.text
+    game_id, token = res.json()["id"], res.json()["token"]
+    opened = httpx.post(f"{base}/api/games/{game_id}/seats/2/invitation",
+                        headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+    taken = httpx.post(f"{base}/api/games/{game_id}/seats/2",
+                       json={"secret": opened.json()["secret"]})  # fmt: skip
+    assert taken.status_code == 201, taken.text
+    return game_id, {0: token, 2: taken.json()["token"]}
+
+
+def join(stack: contextlib.ExitStack, base: str, game_id: str, token: str,
+         since: int | None = None) -> Seat:  # fmt: skip
+    """Connect a seat to a server (closed with the stack)."""
+    url = base.replace("http:", "ws:") + f"/api/games/{game_id}/live"
+    return Seat(Socket(stack.enter_context(ws_connect(url))), token, since)
+
+
+def play(seats: dict[int, Seat], floor: int, turns: int | None = None) -> int:
+    """Play the humans' turns (their first legal card) to the end, or for a number of turns
+    and until South is to move; return the version both seats reached."""
+    n = 0
+    while True:
+        now = {s: seats[s].settle(HUMANS, floor) for s in seats}
+        assert len({m["version"] for m in now.values()}) == 1  # both see the same table
+        v = now[0]["view"]
+        if v["over"] or (turns is not None and n >= turns and v["to_move"] == 0):
+            return int(now[0]["version"])
+        mine = now[v["to_move"]]
+        answer = seats[v["to_move"]].act(f"a{floor}", mine["view"]["legal"][0], mine["version"])
+        assert answer["ok"], answer
+        floor, n = answer["version"], n + 1
+
+
+@pytest.mark.slow
+def test_partners_on_two_processes_play_a_deal(
+    two_servers: tuple[list[str], list[Any]],
+) -> None:
+    (a, b), _ = two_servers
+    game_id, tokens = table(a, 21)
+    with contextlib.ExitStack() as stack:
+        seats = {0: join(stack, a, game_id, tokens[0]), 2: join(stack, b, game_id, tokens[2])}
+        play(seats, 0)
+        ends = [seats[s].last["view"] for s in seats]
+        assert ends[0]["over"] and ends[0]["result"] == ends[1]["result"]
+        # each saw the other's cards, as played, in the same order
+        plays = [[(c["seat"], c["card"]) for m in seats[s].got if m["type"] == "update"
+                  for e in m["events"] for c in e["changes"] if c["type"] == "play"]
+                 for s in seats]  # fmt: skip
+        assert plays[0] == plays[1] and {s for s, _ in plays[0]} == {0, 1, 2, 3}
+
+
+@pytest.mark.slow
+def test_a_killed_process_loses_no_acknowledged_action(
+    two_servers: tuple[list[str], list[Any]],
+) -> None:
+    (a, b), procs = two_servers
+    game_id, tokens = table(a, 22)
+    with contextlib.ExitStack() as stack:
+        south, north = join(stack, a, game_id, tokens[0]), join(stack, b, game_id, tokens[2])
+        mover = south.settle(HUMANS, play({0: south, 2: north}, 0, turns=3))
+        answer = south.act("last", mover["view"]["legal"][0], mover["version"])
+        assert answer["ok"]
+        stop_server(procs[0], signal.SIGKILL)  # South's process dies once the action is answered
+        with pytest.raises(ConnectionClosed):
+            while True:
+                south.next()
+        again = join(stack, b, game_id, tokens[0], since=south.last["version"])  # through B
+        assert again.last["type"] == "update" and again.last["version"] >= answer["version"]
+        # the acknowledged action is stored: its id answers as before, applying nothing
+        assert again.act("last", mover["view"]["legal"][0], mover["version"]) == answer
+        play({0: again, 2: north}, answer["version"])
+        assert again.last["view"]["over"]
