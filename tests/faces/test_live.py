@@ -6,6 +6,7 @@ version gets exactly what was missed, and the connection's bounds hold."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Iterator
@@ -67,7 +68,14 @@ class Seat:
         return message
 
     def act(self, action_id: str, action: str, version: int) -> dict[str, Any]:
+        self.send(action_id, action, version)
+        return self.wait(action_id)
+
+    def send(self, action_id: str, action: str, version: int) -> None:
         self.ws.send_json({"type": "act", "id": action_id, "action": action, "version": version})
+
+    def wait(self, action_id: str) -> dict[str, Any]:
+        """Read until the answer to an action id comes; return it."""
         while action_id not in self.answers:
             self.take(self.next())
         return self.answers.pop(action_id)
@@ -299,3 +307,83 @@ def test_the_connections_bounds(client: TestClient) -> None:
         assert b.receive_json() == {"type": "error", "reason": "malformed message"}
         b.send_json({"type": "ping"})
         assert b.receive_json() == {"type": "pong"}
+
+
+@pytest.mark.slow
+def test_four_humans_at_one_table_each_see_only_their_own(client: TestClient) -> None:
+    data, tokens = new_table(client, 15, 1, 2, 3)
+    game_id = data["id"]
+    humans = {0, 1, 2, 3}
+    with contextlib.ExitStack() as stack:
+        seats = {s: Seat(stack.enter_context(live(client, game_id)), tokens[s]) for s in humans}
+        floor = 0
+        while True:
+            now = {s: seats[s].settle(humans, floor) for s in humans}
+            assert len({m["version"] for m in now.values()}) == 1
+            v = now[0]["view"]
+            if v["over"]:
+                break
+            mine = now[v["to_move"]]
+            answer = seats[v["to_move"]].act(f"a{floor}", mine["view"]["legal"][0], mine["version"])
+            assert answer["ok"], answer
+            floor = answer["version"]
+    record = client.get(f"/api/games/{game_id}/record", headers=auth(tokens[0])).json()
+    assert record["result"]["winner"] in ("NS", "EW", "draw")
+    for s in humans:
+        assert check_hidden(record, s, seats[s].got) > 10
+
+
+def test_two_actions_at_once_apply_one(client: TestClient) -> None:
+    """South's two connections and North send their cards together: one lands, the others
+    are refused with a reason, and the log holds one action."""
+    data, tokens = new_table(client, 16, 2)
+    game_id = data["id"]
+    with live(client, game_id) as a, live(client, game_id) as b, live(client, game_id) as c:
+        first, second, north = Seat(a, tokens[0]), Seat(b, tokens[0]), Seat(c, tokens[2])
+        at = first.last
+        legal, version = at["view"]["legal"], at["version"]
+        first.send("x", legal[0], version)
+        second.send("y", legal[-1], version)
+        north.send("z", legal[0], version)
+        answers = [first.wait("x"), second.wait("y"), north.wait("z")]
+    assert [x["ok"] for x in answers].count(True) == 1, answers
+    assert all(x["reason"] for x in answers if not x["ok"])
+    row = client.app.state.games.store.get(game_id)  # type: ignore[attr-defined]
+    assert sum(1 for s, _ in row.actions[version:] if s == 0) == 1
+
+
+@pytest.mark.slow
+def test_a_reconnect_during_the_ais_turn_misses_nothing(client: TestClient) -> None:
+    """South plays and leaves while the AI (a search level) thinks; back from the version
+    its card made, it gets the AI's cards once, up to its partner's turn."""
+    res = client.post("/api/games", json={"game": GAME, "level": "normal", "seed": 17})
+    data = res.json()
+    game_id = data["id"]
+    opened = client.post(f"/api/games/{game_id}/seats/2/invitation", headers=auth(data["token"]))
+    north = client.post(f"/api/games/{game_id}/seats/2", json={"secret": opened.json()["secret"]})
+    with live(client, game_id) as ws:
+        south = Seat(ws, data["token"])
+        at = south.last
+        answer = south.act("s", at["view"]["legal"][0], at["version"])
+        assert answer["ok"]
+    with live(client, game_id) as ws:  # back at once: East is still thinking, most likely
+        back = Seat(ws, data["token"], since=answer["version"])
+        back.settle({0, 2}, answer["version"] + 1)
+        told = [c for m in back.got if m["type"] == "update" for e in m["events"]
+                for c in e["changes"] if c["type"] == "play"]  # fmt: skip
+    row = client.app.state.games.store.get(game_id)  # type: ignore[attr-defined]
+    assert [(c["seat"], c["card"]) for c in told] == list(row.actions[answer["version"] :])
+    assert north.status_code == 201
+
+
+def test_a_silent_connection_is_closed(client: TestClient, monkeypatch: pytest.MonkeyPatch
+                                       ) -> None:  # fmt: skip
+    data, tokens = new_table(client, 18)
+    monkeypatch.setattr("tarocchi.web.live.IDLE_S", 0.5)
+    with live(client, data["id"], "hi") as ws:
+        Seat(ws, tokens[0])
+        error = ws.receive_json()
+        assert error["type"] == "error" and "30" in error["reason"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4408
