@@ -8,15 +8,19 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
+import time
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
+from tarocchi.web.driver import LEASE_ENV
 from tests.conftest import Postgres, free_port, start_server, stop_server
 from tests.faces.test_live import Seat
 
@@ -36,24 +40,31 @@ class Socket:
         return json.loads(self.ws.recv(timeout=60))
 
 
+LEASE_S = 3  # the servers' table lease: a dead process's tables wait this long
+
+
 @pytest.fixture
-def two_servers(postgres: Postgres) -> Iterator[tuple[list[str], list[Any]]]:
-    """Yield the base URLs of two servers on one new database, and their processes."""
+def two_servers(
+    postgres: Postgres, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[list[str], list[Any], str]]:
+    """Yield the base URLs of two servers on one new database, their processes and the
+    database's URL."""
     url = postgres.new_database()
     ports = [free_port(), free_port()]
+    monkeypatch.setenv(LEASE_ENV, str(LEASE_S))
     procs = [start_server(url, port, "--ai-workers", "1") for port in ports]
     try:
-        yield [f"http://127.0.0.1:{p}" for p in ports], procs
+        yield [f"http://127.0.0.1:{p}" for p in ports], procs, url
     finally:
         for proc in procs:
             if proc.poll() is None:
                 stop_server(proc)
 
 
-def table(base: str, seed: int) -> tuple[str, dict[int, str]]:
+def table(base: str, seed: int, level: str = "random") -> tuple[str, dict[int, str]]:
     """Start a deal through a server with North opened and taken; return its id and the
     two seats' tokens."""
-    res = httpx.post(f"{base}/api/games", json={"game": "piedicavallo", "level": "random",
+    res = httpx.post(f"{base}/api/games", json={"game": "piedicavallo", "level": level,
                                                 "seed": seed}, timeout=60)  # fmt: skip
     assert res.status_code == 201, res.text
     game_id, token = res.json()["id"], res.json()["token"]
@@ -90,9 +101,9 @@ def play(seats: dict[int, Seat], floor: int, turns: int | None = None) -> int:
 
 @pytest.mark.slow
 def test_partners_on_two_processes_play_a_deal(
-    two_servers: tuple[list[str], list[Any]],
+    two_servers: tuple[list[str], list[Any], str],
 ) -> None:
-    (a, b), _ = two_servers
+    (a, b), _, _ = two_servers
     game_id, tokens = table(a, 21)
     with contextlib.ExitStack() as stack:
         seats = {0: join(stack, a, game_id, tokens[0]), 2: join(stack, b, game_id, tokens[2])}
@@ -108,9 +119,9 @@ def test_partners_on_two_processes_play_a_deal(
 
 @pytest.mark.slow
 def test_a_killed_process_loses_no_acknowledged_action(
-    two_servers: tuple[list[str], list[Any]],
+    two_servers: tuple[list[str], list[Any], str],
 ) -> None:
-    (a, b), procs = two_servers
+    (a, b), procs, _ = two_servers
     game_id, tokens = table(a, 22)
     with contextlib.ExitStack() as stack:
         south, north = join(stack, a, game_id, tokens[0]), join(stack, b, game_id, tokens[2])
@@ -127,3 +138,47 @@ def test_a_killed_process_loses_no_acknowledged_action(
         assert again.act("last", mover["view"]["legal"][0], mover["version"]) == answer
         play({0: again, 2: north}, answer["version"])
         assert again.last["view"]["over"]
+
+
+def leader(url: str, game_id: str) -> tuple[str, str] | None:
+    """Return the owner of a table's lease and when it runs out, if someone holds it."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT owner, lease_until FROM drivers WHERE game_id = %s",
+                           (game_id,)).fetchone()  # fmt: skip
+    return None if row is None else (str(row[0]), str(row[1]))
+
+
+@pytest.mark.slow
+def test_a_dead_processs_table_is_driven_by_another_once_its_lease_runs_out(
+    two_servers: tuple[list[str], list[Any], str],
+) -> None:
+    """South plays through A; A is killed while its AI (the hard level) thinks for East,
+    holding the table's lease; B, where North plays, waits for the lease to run out, then
+    plays East itself: North sees East's card, and not before the lease's end."""
+    (a, b), procs, url = two_servers
+    game_id, tokens = table(a, 23, "hard")
+    with contextlib.ExitStack() as stack:
+        south, north = join(stack, a, game_id, tokens[0]), join(stack, b, game_id, tokens[2])
+        floor = 0
+        while True:  # until A is caught holding the lease while the AI thinks for East
+            at = south.settle(HUMANS, floor)
+            assert not at["view"]["over"], "A always finished East's turn first"
+            if at["view"]["to_move"] == 2:
+                at = north.settle(HUMANS, floor)
+                floor = north.act(f"n{floor}", at["view"]["legal"][0], at["version"])["version"]
+                continue
+            floor = south.act(f"s{floor}", at["view"]["legal"][0], at["version"])["version"]
+            deadline = time.monotonic() + 2
+            while (held := leader(url, game_id)) is None and time.monotonic() < deadline:
+                time.sleep(0.005)
+            if held is not None:
+                stop_server(procs[0], signal.SIGKILL)
+                killed = time.time()
+                break
+        moved = north.settle(HUMANS, floor + 1)  # East's card, played through B
+        arrived = time.time()
+        assert moved["version"] > floor
+        runs_out = datetime.fromisoformat(held[1]).timestamp()
+        assert runs_out - 1 <= arrived <= max(runs_out, killed) + LEASE_S + 10
+        taken = leader(url, game_id)
+        assert taken is None or taken[0] != held[0]  # B's, or given back after its turn

@@ -109,3 +109,21 @@ def test_seats_and_ids_go_with_their_game(store: Store) -> None:
     assert store.delete_stale(None, "2027-01-01T00:00:00+00:00") == 0  # unfinished: kept
     assert store.delete_stale("2027-01-01T00:00:00+00:00", None) == 1
     assert store.tables.seats("a") == [] and store.tables.answer("a", 2, "x") is None
+
+
+def test_one_process_leads_a_table_until_its_lease_runs_out(store: Store) -> None:
+    store.create(game())
+    tables = store.tables
+    t1, t2, t3, t4 = (f"2026-01-01T00:00:{n}0+00:00" for n in (1, 2, 3, 4))
+    assert tables.lead("a", "p1", T0, t2)
+    assert not tables.lead("a", "p2", t1, t3)  # p1 holds it until t2
+    assert tables.lead("a", "p1", t1, t3)  # p1 extends its own
+    assert not tables.lead("a", "p2", t2, t3)
+    assert tables.lead("a", "p2", t4, t4)  # p1 stopped renewing: p2 takes over
+    assert not tables.lead("a", "p1", t3, t4)
+    assert not tables.lead("gone", "p1", T0, t1)  # no such game
+    tables.unlead("a", "p1")  # not p1's: kept
+    assert not tables.lead("a", "p3", t3, t4)
+    tables.unlead("a", "p2")  # given back: anyone may lead at once
+    won = together(6, lambda i: tables.lead("a", f"q{i}", t1, t2))
+    assert won.count(True) == 1

@@ -176,8 +176,10 @@ class Channels:
             watch.close()
 
     async def push(self, conn: Connection, game_id: str, watch: Any) -> None:
-        """Send an update for each version the game reaches (read from the store)."""
+        """Send an update for each version the game reaches (read from the store); the
+        driver hears of it too (the AI may be to move, its lease's holder dead)."""
         async for _ in watch:
+            self.driver.kick(game_id)
             row = await asyncio.to_thread(self.store.get, game_id)
             if row is not None and row.version > conn.version:
                 await conn.send(conn.update(row))

@@ -69,3 +69,13 @@ acts = sa.Table(
     sa.Column("answer", sa.Text, nullable=False),  # JSON: ok, version; or the reason's recipe
     sa.Column("created_at", sa.Text, nullable=False),
 )
+
+# the server process driving a friends' table's AI, while its lease lasts (one at a time: a
+# dead holder's lease runs out and another process takes the table)
+drivers = sa.Table(
+    "drivers",
+    metadata,
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("owner", sa.Text, nullable=False),
+    sa.Column("lease_until", sa.Text, nullable=False),  # ISO 8601 UTC
+)

@@ -1,10 +1,13 @@
-"""The stored seats of friends' tables and the action ids their seats sent.
+"""The stored seats of friends' tables, the action ids their seats sent, and the leases
+of the processes driving their AI.
 
 A seat opened to a human holds the hash of its invitation's secret; taking it is a
 conditional update (the secret's hash matches and nobody holds it yet), so of two people
 opening one link at once, whichever processes they reach, exactly one gets the seat. An
 action sent with an id is written with that id and its answer in the same transaction as
-the longer log, so a repeated id finds the first answer and nothing applies twice.
+the longer log, so a repeated id finds the first answer and nothing applies twice. One
+process at a time drives a table's AI: it holds the table's lease (a conditional upsert,
+taken when free, expired or its own), and another takes it when the holder stops renewing.
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy import exc
 from sqlalchemy.dialects import postgresql, sqlite
 
-from tarocchi.web.store.schema import acts, games, seats
+from tarocchi.web.store.schema import acts, drivers, games, seats
 
 Run = Callable[..., Any]
 Log = tuple[tuple[int, str], ...]
@@ -150,6 +154,31 @@ class TableStore:
         if move is not None and stored is answer:
             self._changed(game_id, len(move[1]))
         return stored
+
+    def lead(self, game_id: str, owner: str, now: str, until: str) -> bool:
+        """Take or extend the lease of driving a table's AI until a time, if nobody else
+        holds it now; return whether owner holds it."""
+        lease = {"owner": owner, "lease_until": until}
+        query = (
+            self._insert(drivers)
+            .values(game_id=game_id, **lease)
+            .on_conflict_do_update(
+                index_elements=["game_id"],
+                set_=lease,
+                where=sa.or_(drivers.c.owner == owner, drivers.c.lease_until < now),
+            )
+            .returning(drivers.c.game_id)
+        )
+        try:
+            return bool(self._run(lambda conn: conn.execute(query).first() is not None))
+        except exc.IntegrityError:  # the game was deleted meanwhile
+            return False
+
+    def unlead(self, game_id: str, owner: str) -> None:
+        """Give a table's lease back (its AI has no turn now): the next change's process may
+        drive it at once."""
+        query = drivers.delete().where(drivers.c.game_id == game_id, drivers.c.owner == owner)
+        self._run(lambda conn: conn.execute(query))
 
     def is_table(self, game_id: str) -> bool:
         """Tell whether a game has a seat opened to a human (a friends' table)."""

@@ -38,8 +38,16 @@ def upgrade() -> None:
         sa.Column("created_at", sa.Text, nullable=False),
     )
 
+    op.create_table(
+        "drivers",
+        sa.Column("game_id", sa.Text, _game(), primary_key=True),
+        sa.Column("owner", sa.Text, nullable=False),
+        sa.Column("lease_until", sa.Text, nullable=False),
+    )
+
 
 def downgrade() -> None:
+    op.drop_table("drivers")
     op.drop_table("acts")
     op.drop_index("seats_token", "seats")
     op.drop_table("seats")
