@@ -24,6 +24,7 @@ LAYERS = (
         "tarocchi.arena_ray",
         "tarocchi.record",
         "tarocchi.bench",
+        "tarocchi.bench_live",
         "tarocchi.review",
         "tarocchi.review_explain",
         "tarocchi.stability",

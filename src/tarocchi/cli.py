@@ -104,7 +104,11 @@ COMMANDS: dict[str, tuple[str, tuple[Option, ...]]] = {
             "report how often the marks agree"),
         opt("--load", type=int, default=0, metavar="CLIENTS",
             help="also run CLIENTS scripted web players against a real `tarocchi serve`"),
-        opt("--servers", type=int, default=1, help="`tarocchi serve` processes for --load"),
+        opt("--live", type=int, default=0, metavar="TABLES",
+            help="also time TABLES friends' tables: South on the first `tarocchi serve`, North "
+            "on the last; how soon each sees the other's card"),
+        opt("--servers", type=int, default=1,
+            help="`tarocchi serve` processes for --load and --live"),
         opt("--think-ms", type=float, default=300.0,
             help="--load's players' pause before each move (0: as fast as the servers "
             "answer)"),
@@ -212,6 +216,8 @@ def run(args: argparse.Namespace) -> int:
             report.update(stability(args.game, args.review_stability))
         if args.load:
             report["web"] = load_bench(args)
+        if args.live:
+            report["live"] = load_bench(args, live=True)
         print(
             json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items())
         )
@@ -320,18 +326,22 @@ def app_from_environment() -> Any:
     return create_app(ai_workers=int(os.environ[AI_WORKERS_ENV]))
 
 
-def load_bench(args: argparse.Namespace) -> dict[str, Any]:
-    """Run `bench --load`: scripted players against servers on --db (default: a new SQLite
-    file), brought to the current schema before the servers start."""
+def load_bench(args: argparse.Namespace, live: bool = False) -> dict[str, Any]:
+    """Run `bench --load` (or, with live, `bench --live`): scripted players against servers
+    on --db (default: a new SQLite file), brought to the current schema before the servers
+    start."""
     import tempfile
 
     from tarocchi.bench import web_load
+    from tarocchi.bench_live import live_latency
     from tarocchi.web.store import Store
 
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or str(Path(tmp) / "load.sqlite3")
         with Store(db) as store:
             store.upgrade()
+            if live:
+                return live_latency(args.game, db, args.live, args.servers)
             return web_load(args.game, db, store.usage, args.load, think_ms=args.think_ms,
                             servers=args.servers, flood=args.flood,
                             reviews=args.reviews)  # fmt: skip

@@ -20,7 +20,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
+from tarocchi.bench_live import live_latency
 from tarocchi.web.driver import LEASE_ENV
+from tarocchi.web.store import Store
 from tests.conftest import Postgres, free_port, start_server, stop_server
 from tests.faces.test_live import Seat
 
@@ -182,3 +184,15 @@ def test_a_dead_processs_table_is_driven_by_another_once_its_lease_runs_out(
         assert runs_out - 1 <= arrived <= max(runs_out, killed) + LEASE_S + 10
         taken = leader(url, game_id)
         assert taken is None or taken[0] != held[0]  # B's, or given back after its turn
+
+
+@pytest.mark.slow
+def test_the_live_bench_times_partners_on_two_processes(postgres: Postgres) -> None:
+    url = postgres.new_database()
+    with Store(url) as store:
+        store.upgrade()
+    report = live_latency("piedicavallo", url, tables=2, servers=2)
+    assert report["database"] == "postgresql" and report["servers"] == 2
+    # every human card of both deals timed (17 each, but the discards the dealer lays aside)
+    assert 2 * 2 * 14 <= report["cards"] <= 2 * 2 * 17
+    assert 0 < report["partner_ms_p50"] <= report["partner_ms_p95"] <= report["partner_ms_p99"]
