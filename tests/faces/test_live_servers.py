@@ -8,9 +8,12 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -196,3 +199,48 @@ def test_the_live_bench_times_partners_on_two_processes(postgres: Postgres) -> N
     # every human card of both deals timed (17 each, but the discards the dealer lays aside)
     assert 2 * 2 * 14 <= report["cards"] <= 2 * 2 * 17
     assert 0 < report["partner_ms_p50"] <= report["partner_ms_p95"] <= report["partner_ms_p99"]
+
+
+SERVE_LOGGING = """
+import sys, uvicorn
+from tarocchi.web.app import create_app
+uvicorn.run(create_app(sys.argv[1], ai_workers=1), port=int(sys.argv[2]), log_level="info",
+            ws="websockets")
+"""
+
+
+@pytest.mark.slow
+def test_secrets_and_tokens_never_reach_the_log(tmp_path: Path) -> None:
+    """A server logging every request (uvicorn's access log, at info): opening seats,
+    taking them and playing over the live connections leave the invitation secrets and the
+    tokens out of the log, which does name the requests."""
+    port = free_port()
+    log = tmp_path / "server.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SERVE_LOGGING, str(tmp_path / "games.sqlite3"), str(port)],
+            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        try:
+            for _ in range(600):
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).is_success:
+                        break
+                time.sleep(0.2)
+            base = f"http://127.0.0.1:{port}"
+            game_id, tokens = table(base, 24)
+            opened = httpx.post(f"{base}/api/games/{game_id}/seats/3/invitation",
+                                headers={"Authorization": f"Bearer {tokens[0]}"})  # fmt: skip
+            secret = opened.json()["secret"]
+            assert httpx.post(f"{base}/api/games/{game_id}/seats/3",
+                              json={"secret": secret + "x"}).status_code == 403  # fmt: skip
+            with contextlib.ExitStack() as stack:
+                seats = {s: join(stack, base, game_id, tokens[s]) for s in HUMANS}
+                play(seats, 0, turns=2)
+        finally:
+            stop_server(proc)
+    text = log.read_text()
+    assert f'POST /api/games/{game_id}/seats/3 HTTP/1.1" 403' in text  # requests are logged
+    assert "WebSocket /api/games/" in text
+    for secret_text in (secret, *tokens.values()):
+        assert secret_text not in text
