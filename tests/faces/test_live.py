@@ -127,6 +127,10 @@ def test_invitations_take_a_seat_once(client: TestClient) -> None:
 def test_a_reissued_invitation_refuses_the_old_link_and_holder(client: TestClient) -> None:
     data, tokens = new_table(client, 6, 3)
     game_id = data["id"]
+    # a friend's token never opens South's view; the record, only once the deal is over
+    assert client.get(f"/api/games/{game_id}", headers=auth(tokens[3])).status_code == 403
+    early = client.get(f"/api/games/{game_id}/record", headers=auth(tokens[3]))
+    assert early.status_code == 409
     again = client.post(f"/api/games/{game_id}/seats/3/invitation", headers=auth(data["token"]))
     assert again.status_code == 201
     with live(client, game_id) as ws:
@@ -217,6 +221,8 @@ def test_two_partners_play_a_deal_live_and_see_only_their_own(client: TestClient
         assert now[0]["view"]["result"] == now[2]["view"]["result"]
     record = client.get(f"/api/games/{game_id}/record", headers=auth(tokens[0])).json()
     assert sum(1 for a in record["actions"] if a["seat"] in humans) == n
+    # the friend reads the record too, once the deal is over
+    assert client.get(f"/api/games/{game_id}/record", headers=auth(tokens[2])).json() == record
     for s in humans:
         assert check_hidden(record, s, seats[s].got) > 20
 

@@ -252,9 +252,11 @@ class Games:
         auth: HTTPAuthorizationCredentials | None,
         version: int | None = None,
         fresh: bool = False,
+        seats: bool = False,
     ) -> Live:
-        """Return a game the bearer token opens (404 unknown, 401 no token or a malformed one,
-        403 wrong token, 409 a stored log the rules refuse), with fresh rebuilt from the
+        """Return a game the bearer token opens (with seats, a friend's seat token opens it
+        too: for what every seat may see), 404 unknown, 401 no token or a malformed one,
+        403 wrong token, 409 a stored log the rules refuse; with fresh rebuilt from the
         stored log even if this process has it in memory. For an action at `version`, a game
         this process holds at that version is not read again: the action's write is
         conditional on the version in the database, so a game another process has moved on
@@ -268,7 +270,10 @@ class Games:
             raise HTTPException(404, Msg("no such game"))
         if auth is None:
             raise HTTPException(401, Msg("missing bearer token"), {"WWW-Authenticate": "Bearer"})
-        if not secrets.compare_digest(token_hash(auth.credentials), row.token_hash):
+        hashed = token_hash(auth.credentials)
+        if not secrets.compare_digest(hashed, row.token_hash) and not (
+            seats and await asyncio.to_thread(self.store.tables.holder, game_id, hashed) is not None
+        ):
             raise HTTPException(403, Msg("wrong token for this game"))
         return self.in_memory(row, fresh)
 
@@ -562,8 +567,9 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
     @router.get("/games/{game_id}/record", response_model=Record,
                 responses=errors_for(*opened))  # fmt: skip
     async def get_record(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
-        """Return the deal record once the deal is over (409 before)."""
+        """Return the deal record once the deal is over (409 before); a friend's seat token
+        opens it too."""
         service = games(request)
-        return reply(service.record(await service.load(game_id, auth)))
+        return reply(service.record(await service.load(game_id, auth, seats=True)))
 
     return router

@@ -8,8 +8,8 @@ Every message is JSON text of at most 4 KB. The client speaks first:
 
 and the server answers with
 
-    {"type": "state", "seat": 2, "version": 12, "view": {...}}          (hello without since)
-    {"type": "update", "seat": 2, "version": 14, "events": [...], "view": {...}}
+    {"type": "state", "seat": 2, "version": 12, "view": {...}, "humans": [0, 2]}
+    {"type": "update", "seat": 2, "version": 14, "events": [...], "view": {...}, "humans": [0, 2]}
     {"type": "answer", "id": "a1", "ok": true, "version": 13}  /  "ok": false, "reason": "..."
     {"type": "error", "reason": "..."}   {"type": "pong"}
 
@@ -161,7 +161,9 @@ class Channels:
 
     async def follow(self, conn: Connection, row: GameRow, since: int | None) -> None:
         """Tell the seat the table as it is, then each change, while answering its messages."""
-        await conn.send(conn.start(row, since))
+        first = conn.start(row, since)
+        first["humans"] = await self.humans(row.id)
+        await conn.send(first)
         self.driver.kick(row.id)  # the AI may owe a turn (a restarted server, say)
         watch = self.store.watch(row.id, conn.version)
         tasks = [asyncio.create_task(self.read(conn, row.id)),
@@ -182,7 +184,12 @@ class Channels:
             self.driver.kick(game_id)
             row = await asyncio.to_thread(self.store.get, game_id)
             if row is not None and row.version > conn.version:
-                await conn.send(conn.update(row))
+                await conn.send({**conn.update(row), "humans": await self.humans(game_id)})
+
+    async def humans(self, game_id: str) -> list[int]:
+        """Return the seats people hold (public: the pages name who plays each seat)."""
+        held = await asyncio.to_thread(self.store.tables.seats, game_id)
+        return [0, *(s.seat for s in held if s.token_hash is not None)]
 
     async def read(self, conn: Connection, game_id: str) -> None:
         """Answer the seat's messages until it leaves or falls silent."""
