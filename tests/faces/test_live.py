@@ -17,7 +17,8 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from tarocchi.games import game
+from tarocchi.games import GAMES, game
+from tarocchi.views import to_json, view
 from tarocchi.web.api import rebuild
 from tests.conftest import BACKENDS, api_client, auth
 
@@ -31,10 +32,12 @@ def client(
     yield from api_client(request, tmp_path_factory, ai_workers=1)
 
 
-def new_table(client: TestClient, seed: int, *seats: int) -> tuple[dict[str, Any], dict[int, str]]:
+def new_table(
+    client: TestClient, seed: int, *seats: int, name: str = GAME
+) -> tuple[dict[str, Any], dict[int, str]]:
     """Start a deal at the random level and seat a friend in each of seats; return the
     creation's answer and each human seat's token."""
-    res = client.post("/api/games", json={"game": GAME, "level": "random", "seed": seed})
+    res = client.post("/api/games", json={"game": name, "level": "random", "seed": seed})
     assert res.status_code == 201, res.text
     data: dict[str, Any] = res.json()
     tokens = {0: data["token"]}
@@ -315,9 +318,48 @@ def test_the_connections_bounds(client: TestClient) -> None:
         assert b.receive_json() == {"type": "pong"}
 
 
+def check_views_only(record: dict[str, Any], seat: int, messages: list[dict[str, Any]]) -> int:
+    """Check that every card a message to a seat names, by code or by name, is one the
+    seat's views (views.view: hidden cards never in them, a property test of their own) had
+    shown it by the message's version; return how many messages were checked."""
+    rules = game(record["game"])
+    log = tuple((a["seat"], a["action"]) for a in record["actions"])
+    state = rules.deal(record["seed"])
+    seen = words(to_json(view(state, seat)))[0]  # every string of the seat's views so far
+    at = 0
+    checked = 0
+    for m in messages:
+        if m["type"] not in ("state", "update") or m["view"]["over"]:
+            continue  # at the end every hand is shown
+        while at < m["version"]:
+            state = rules.apply(state, rules.parse_action(log[at][1]))
+            at += 1
+            seen |= words(to_json(view(state, seat)))[0]
+        strings, text = words(m)
+        for card in rules.pack.cards:
+            if card.code in seen:
+                continue
+            assert card.code not in strings, (seat, m["version"], card.code)
+            assert not re.search(rf"(?<![0-9]){re.escape(card.name_en)}(?![0-9])", text), card
+        checked += 1
+    return checked
+
+
 @pytest.mark.slow
-def test_four_humans_at_one_table_each_see_only_their_own(client: TestClient) -> None:
-    data, tokens = new_table(client, 15, 1, 2, 3)
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_four_humans_in_each_game_see_only_what_their_views_show(
+    client: TestClient, name: str
+) -> None:
+    data, tokens = new_table(client, 19, 1, 2, 3, name=name)
+    record, got = play_four(client, data, tokens)
+    for s in range(4):
+        assert check_views_only(record, s, got[s]) > 10
+
+
+def play_four(client: TestClient, data: dict[str, Any], tokens: dict[int, str]
+              ) -> tuple[dict[str, Any], dict[int, list[dict[str, Any]]]]:  # fmt: skip
+    """Play a deal with four humans, each its first legal action; return the record and
+    every message each seat got."""
     game_id = data["id"]
     humans = {0, 1, 2, 3}
     with contextlib.ExitStack() as stack:
@@ -334,9 +376,16 @@ def test_four_humans_at_one_table_each_see_only_their_own(client: TestClient) ->
             assert answer["ok"], answer
             floor = answer["version"]
     record = client.get(f"/api/games/{game_id}/record", headers=auth(tokens[0])).json()
+    return record, {s: seats[s].got for s in humans}
+
+
+@pytest.mark.slow
+def test_four_humans_at_one_table_each_see_only_their_own(client: TestClient) -> None:
+    data, tokens = new_table(client, 15, 1, 2, 3)
+    record, got = play_four(client, data, tokens)
     assert record["result"]["winner"] in ("NS", "EW", "draw")
-    for s in humans:
-        assert check_hidden(record, s, seats[s].got) > 10
+    for s in range(4):
+        assert check_hidden(record, s, got[s]) > 10
 
 
 def test_two_actions_at_once_apply_one(client: TestClient) -> None:
