@@ -234,6 +234,7 @@ def serve(args: argparse.Namespace) -> int:
 
     from tarocchi.web.app import TIMING_ENV, create_app
     from tarocchi.web.connections import Bounded
+    from tarocchi.web.live import MAX_MESSAGE
     from tarocchi.web.store import DB_ENV, database_url, default_url
     from tarocchi.web.store.retention import FINISHED_ENV, UNFINISHED_ENV, Retention
 
@@ -257,9 +258,14 @@ def serve(args: argparse.Namespace) -> int:
         return 1
     shown = database_url(db).render_as_string(hide_password=True)
     address = f"tarocchi: http://{args.host}:{args.port}/  (games stored in {shown})"
-    # uvicorn's h11 protocol, bounded (tarocchi.web.connections); no WebSockets: none served
+    # uvicorn's h11 protocol, bounded (tarocchi.web.connections); the tables' live
+    # connections (tarocchi.web.live) on the websockets library: a frame over 4 KB closes
+    # one (1009), a client that answers no ping within WS_PING_S is cut off, and nothing
+    # is compressed (a small frame could inflate to a large one)
     bounds: dict[str, Any] = {
-        "http": functools.partial(Bounded, limits=limits), "ws": "none",
+        "http": functools.partial(Bounded, limits=limits), "ws": "websockets",
+        "ws_max_size": MAX_MESSAGE, "ws_ping_interval": WS_PING_S, "ws_ping_timeout": WS_PING_S,
+        "ws_per_message_deflate": False,
         "h11_max_incomplete_event_size": limits.head_bytes,
         "timeout_keep_alive": limits.keep_alive_s,
         "host": args.host, "port": args.port, "log_level": "warning",
@@ -280,6 +286,7 @@ def serve(args: argparse.Namespace) -> int:
 
 
 AI_WORKERS_ENV = "TAROCCHI_AI_WORKERS"
+WS_PING_S = 20.0  # seconds between the server's WebSocket pings, and to answer one
 SUPERVISOR_ENV = "TAROCCHI_SUPERVISOR"  # the pid of `serve --workers`'s first process
 
 

@@ -4,6 +4,8 @@ in bounded time, the server's memory stays put, and another client is served mea
 
 from __future__ import annotations
 
+import contextlib
+import json
 import socket
 import time
 from collections.abc import Iterator
@@ -12,6 +14,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect as ws_connect
 
 from tests.conftest import free_port, start_server, stop_server
 
@@ -211,3 +215,25 @@ def test_a_trusted_proxy_is_not_counted(server: tuple[int, int]) -> None:
         for sock in socks:
             sock.close()
     assert all(r.startswith(b"HTTP/1.1 200 ") for r in replies), {r[:40] for r in replies}
+
+
+def test_websockets_are_bounded_and_counted_while_open(server: tuple[int, int]) -> None:
+    """A live connection counts against its client while it is open, and no longer once
+    closed; a frame over 4 KB closes it (1009)."""
+    port, _ = server
+    url = f"ws://127.0.0.1:{port}/api/games/none/live"
+    for _ in range(2 * PER_CLIENT):  # each closed in turn: none stays counted
+        with ws_connect(url, sock=connect(port)) as ws:
+            ws.send(json.dumps({"type": "hello", "token": "x"}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "error"  # no such game
+    with contextlib.ExitStack() as held:
+        for _ in range(PER_CLIENT):
+            held.enter_context(ws_connect(url, sock=connect(port)))
+        with connect(port) as sock:
+            assert answer(sock).startswith(b"HTTP/1.1 429 ")
+    time.sleep(0.5)
+    with ws_connect(url, sock=connect(port), max_size=None) as ws:
+        ws.send("x" * 5000)
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009

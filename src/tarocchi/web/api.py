@@ -59,9 +59,13 @@ from tarocchi.web.workers import RETRY_AFTER_S, AiPool, Busy, Unavailable, lower
 T = TypeVar("T")
 
 HUMAN = 0
+AI_SEATS = (1, 2, 3)  # the AI's seats at a table of one human
 DEFAULT_LEVEL = "normal"
 NOT_YOUR_TURN = Msg("it is not your turn")
 CHANGED = Msg("the game changed meanwhile; reload it")
+# a table with friends is played over its live connection (tarocchi.web.live), where the AI
+# plays only the seats nobody holds
+AT_A_TABLE = Msg("this deal is played at a table with friends; play it on its live connection")
 NOT_OVER = Msg("the deal is not over yet")
 CACHE_SIZE = 4096  # live states kept in memory; others are rebuilt from the log on demand
 SEED_BITS = 64  # a drawn seed: nobody can choose it, nor find it from South's hand
@@ -113,10 +117,23 @@ def ai_turns(
 
     Runs in a worker process; with short (every worker busy) a search level thinks at
     the short budget. Bots are seeded by the deal and the log length."""
+    return table_turns(game_name, seed, level, actions, AI_SEATS, short)
+
+
+def table_turns(
+    game_name: str,
+    seed: int,
+    level: str,
+    actions: tuple[tuple[int, str], ...],
+    seats: tuple[int, ...],
+    short: bool,
+) -> list[tuple[int, str]]:
+    """Play the AI in some seats until another seat must act or the deal ends; return their
+    actions (as ai_turns, at a table where those seats are the AI's)."""
     rules = game(game_name)
     state = replay(rules, seed, actions)
     bot = SHORT if short and level in SEARCH_LEVELS else LEVELS[level]
-    bots = table_bots(rules, [bot] * 4, seed, (1, 2, 3), len(actions))
+    bots = table_bots(rules, [bot] * 4, seed, seats, len(actions))
     return [(move.seat, rules.action_code(move.action)) for move in advance(rules, state, bots)]
 
 
@@ -205,9 +222,11 @@ class Games:
         auth: HTTPAuthorizationCredentials | None,
         version: int | None = None,
         fresh: bool = False,
+        seats: bool = False,
     ) -> Live:
-        """Return a game the bearer token opens (404 unknown, 401 no token or a malformed one,
-        403 wrong token, 409 a stored log the rules refuse), with fresh rebuilt from the
+        """Return a game the bearer token opens (with seats, a friend's seat token opens it
+        too: for what every seat may see), 404 unknown, 401 no token or a malformed one,
+        403 wrong token, 409 a stored log the rules refuse; with fresh rebuilt from the
         stored log even if this process has it in memory. For an action at `version`, a game
         this process holds at that version is not read again: the action's write is
         conditional on the version in the database, so a game another process has moved on
@@ -221,9 +240,18 @@ class Games:
             raise HTTPException(404, Msg("no such game"))
         if auth is None:
             raise HTTPException(401, Msg("missing bearer token"), {"WWW-Authenticate": "Bearer"})
-        if not secrets.compare_digest(token_hash(auth.credentials), row.token_hash):
+        hashed = token_hash(auth.credentials)
+        if not secrets.compare_digest(hashed, row.token_hash) and not (
+            seats and await asyncio.to_thread(self.store.tables.holder, game_id, hashed) is not None
+        ):
             raise HTTPException(403, Msg("wrong token for this game"))
-        live = held
+        return self.in_memory(row, fresh)
+
+    def in_memory(self, row: GameRow, fresh: bool = False) -> Live:
+        """Return a stored game in memory: the state its log leads to, kept from before if
+        this process holds it at that version (unless fresh), else replayed (409 for a log
+        the rules refuse)."""
+        live = self.cache.get(row.id)
         if live is None or live.row.version != row.version or fresh:
             try:
                 state = replay(game(row.game), row.seed, row.actions)
@@ -275,6 +303,7 @@ class Games:
                 409,
                 Msg("the deal is over") if live.state.to_move is None else NOT_YOUR_TURN,
             )
+        await self.alone(row.id)
         try:
             code = rules.action_code(rules.parse_action(body.action))
         except ValueError as e:  # a code of another game: not an action of this deal
@@ -305,10 +334,17 @@ class Games:
             self.ended(row.id)
         return live, events + told
 
+    async def alone(self, game_id: str) -> None:
+        """Refuse (409) a request of the one-human API for a game at a table with friends:
+        it would play the AI in the seats people hold, or hint where hints are off."""
+        if await asyncio.to_thread(self.store.tables.is_table, game_id):
+            raise HTTPException(409, AT_A_TABLE)
+
     async def hints(self, live: Live, client: str) -> list[dict[str, Any]]:
         """Rank South's legal actions (409 when South is not to act)."""
         if live.state.to_move != HUMAN:
             raise HTTPException(409, NOT_YOUR_TURN)
+        await self.alone(live.row.id)
         row = live.row
         args = (row.game, row.seed, row.actions)
         return await self.in_pool(client, row.id, hint_for, *args, shortens=False)
@@ -368,17 +404,19 @@ def tell(
     seen: View,
     actions: Sequence[tuple[int, str]],
     tr: Translator,
+    seer: int = HUMAN,
 ) -> tuple[Any, View, list[dict[str, Any]]]:
-    """Apply actions, each by the seat to move (IllegalAction otherwise), to a state South
-    sees as seen; return the new state, South's view of it and what South saw change at each
-    action (`views.step`, texts in tr's language), South's own action named."""
+    """Apply actions, each by the seat to move (IllegalAction otherwise), to a state a seat
+    (seer: South unless told) sees as seen; return the new state, the seat's view of it and
+    what it saw change at each action (`views.step`, texts in tr's language), its own action
+    named."""
     events = []
     for seat, code in actions:
         if state.to_move != seat:
             raise IllegalAction(Msg("seat %(seat)d is not to move", seat=seat))
-        state, seen, shown = step(rules, state, rules.parse_action(code), HUMAN, seen, tr)
+        state, seen, shown = step(rules, state, rules.parse_action(code), seer, seen, tr)
         events.append(
-            {"seat": seat, "changes": shown, **({"action": code} if seat == HUMAN else {})}
+            {"seat": seat, "changes": shown, **({"action": code} if seat == seer else {})}
         )
     return state, seen, events
 
@@ -387,18 +425,26 @@ def view_json(live: Live, tr: Translator, with_history: bool = False) -> dict[st
     """Return South's view of a live game as JSON, with reasons for refused cards, the texts
     in tr's language; with_history, also the deal's history as South saw it (replayed: a
     reloaded page's log; an action's answer tells only its events)."""
-    rules = game(live.row.game)
-    data = to_json(live.view, tr)
+    return seat_json(live.row, live.state, live.view, HUMAN, tr, with_history)
+
+
+def seat_json(
+    row: GameRow, state: Any, seen: View, seat: int, tr: Translator, with_history: bool = False
+) -> dict[str, Any]:
+    """Return a seat's view (seen: view(state, seat)) of a stored game as JSON, as view_json
+    does South's."""
+    rules = game(row.game)
+    data = to_json(seen, tr)
     if with_history:
-        data["history"] = history(rules, live.row.seed, live.row.actions, HUMAN, tr)
+        data["history"] = history(rules, row.seed, row.actions, seat, tr)
     codes = rules.pack.codes
-    data["illegal"] = {codes[c]: tr.text(why) for c, why in refusals(live.state, HUMAN).items()}
-    data["level"] = live.row.level
+    data["illegal"] = {codes[c]: tr.text(why) for c, why in refusals(state, seat).items()}
+    data["level"] = row.level
     data["title"] = rules.title
-    if live.row.practice:  # where it started, and the original deal's margin to beat
-        data["practice"] = json.loads(live.row.practice)
+    if row.practice:  # where it started, and the original deal's margin to beat
+        data["practice"] = json.loads(row.practice)
     if data["over"]:
-        data["seed"] = live.row.seed  # only once the deal is over: the seed tells every card
+        data["seed"] = row.seed  # only once the deal is over: the seed tells every card
     return data
 
 
@@ -488,8 +534,9 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
     @router.get("/games/{game_id}/record", response_model=Record,
                 responses=errors_for(*opened))  # fmt: skip
     async def get_record(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
-        """Return the deal record once the deal is over (409 before)."""
+        """Return the deal record once the deal is over (409 before); a friend's seat token
+        opens it too."""
         service = games(request)
-        return reply(service.record(await service.load(game_id, auth)))
+        return reply(service.record(await service.load(game_id, auth, seats=True)))
 
     return router

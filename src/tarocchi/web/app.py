@@ -28,7 +28,9 @@ from starlette.routing import BaseRoute, Match, Mount
 
 from tarocchi.games import GAMES, game
 from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, nmsg, translator
+from tarocchi.web import live, tables
 from tarocchi.web.api import Games, make_router, prepare_worker
+from tarocchi.web.driver import Driver
 from tarocchi.web.lang import language, render
 from tarocchi.web.lessons import LESSONS, Lesson
 from tarocchi.web.lessons import LEVEL as LESSON_LEVEL
@@ -143,6 +145,11 @@ def create_app(
         review_pool = AiPool(1, prepare_worker, (REVIEW_NICENESS,), REVIEW_DEADLINE_S)
         app.state.reviewer = reviewer = Reviewer(store, review_pool)
         app.state.games.ended = reviewer.ended
+        # friends' tables: their seats, the AI in the seats nobody holds, the live channels
+        app.state.tables = tables.Tables(app.state.games)
+        driver = Driver(app.state.games)
+        app.state.tables.moved = driver.kick
+        app.state.channels = live.Channels(app.state.tables, driver)
         tasks = [asyncio.create_task(keep_tidy(store, keep)), asyncio.create_task(reviewer.run())]
         if on_ready is not None:
             on_ready()  # the AI workers are up: the app answers from now on
@@ -155,6 +162,7 @@ def create_app(
         finally:
             for task in tasks:
                 task.cancel()
+            driver.close()
             review_pool.close(kill=True)
             pool.close()
             store.close()
@@ -183,6 +191,11 @@ def create_app(
                       lambda request: request.app.state.reviewer)
     )  # fmt: skip
     app.include_router(lesson_routes(lambda request: request.app.state.games))
+    app.include_router(
+        tables.make_router(lambda request: request.app.state.games,
+                           lambda request: request.app.state.tables)
+    )  # fmt: skip
+    app.include_router(live.make_router(lambda ws: ws.app.state.channels))
     app.include_router(pages_router)
     add_routes(app)
     return app

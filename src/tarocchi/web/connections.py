@@ -12,7 +12,8 @@
 - the app's security headers on the answers given here, before the app is reached.
 
 A kept-alive connection waiting for its next request is closed after `keep_alive_s`
-(uvicorn's own timer). The counts are per server process.
+(uvicorn's own timer). A connection upgraded to a WebSocket counts against its client
+until it closes. The counts are per server process.
 """
 
 from __future__ import annotations
@@ -104,12 +105,30 @@ class Bounded(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.disarm()
+        self.release()
+        super().connection_lost(exc)
+
+    def release(self) -> None:
+        """Stop counting this connection against its client."""
         if self.counted is not None:
             OPEN[self.counted] -= 1
             if not OPEN[self.counted]:
                 del OPEN[self.counted]
             self.counted = None
-        super().connection_lost(exc)
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        """Hand the connection to the WebSocket protocol, still counted against its client
+        until it closes (the new protocol, not this one, hears of its end)."""
+        self.disarm()
+        super().handle_websocket_upgrade(event)
+        ws = self.transport.get_protocol()
+        lost = ws.connection_lost
+
+        def released(exc: Exception | None) -> None:
+            self.release()
+            lost(exc)
+
+        ws.connection_lost = released  # type: ignore[method-assign]
 
     def data_received(self, data: bytes) -> None:
         if self.conn.their_state is h11.IDLE:  # a request's head is arriving

@@ -18,6 +18,7 @@ from babel.messages.pofile import read_po
 from fastapi import Request
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader
+from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from tarocchi.i18n import DEFAULT, LANGUAGES, PSEUDO, match, po_path, translator
@@ -49,14 +50,14 @@ def accept_language(header: str) -> list[str]:
     return [tag for _, _, tag in sorted(ranked)]
 
 
-def override(request: Request) -> str | None:
+def override(request: HTTPConnection) -> str | None:
     """Return the language a `?lang=` parameter asks for, if tarocchi speaks it."""
     asked = request.query_params.get("lang")
     return match([asked]) if asked else None
 
 
-def language(request: Request) -> str:
-    """Return the language to answer a request in."""
+def language(request: HTTPConnection) -> str:
+    """Return the language to answer a request (or a WebSocket) in."""
     return (
         override(request)
         or match([request.cookies.get(COOKIE, "")])

@@ -107,6 +107,64 @@ class Practice(Strict):
     decision: int = Field(ge=0, le=MAX_VERSION)
 
 
+class Secret(Strict):
+    """The body of POST /api/games/{id}/seats/{seat}: the invitation's secret."""
+
+    secret: str = Field(min_length=1, max_length=64)
+
+
+class Invitation(BaseModel):
+    """A seat opened to a friend: the invitation's secret, shown this once."""
+
+    seat: int
+    secret: str
+
+
+class SeatTaken(BaseModel):
+    """A seat taken with its invitation: the holder's token for the live connection."""
+
+    seat: int
+    token: str
+
+
+class SeatState(BaseModel):
+    """A seat opened to a friend, and whether someone has taken it."""
+
+    seat: int
+    taken: bool
+
+
+class Seats(BaseModel):
+    """The seats of a deal opened to friends."""
+
+    seats: list[SeatState]
+
+
+class Hello(Strict):
+    """A live connection's first message: the seat's token (the game's, or a seat's taken
+    with an invitation) and the last version the client saw (none: a whole view)."""
+
+    type: Literal["hello"]
+    token: str = Field(min_length=1, max_length=128)
+    since: int | None = Field(default=None, ge=0, le=MAX_VERSION)
+
+
+class Act(Strict):
+    """A seat's action on its live connection, with an id of the client's (a repeated id
+    gets the first answer) and the version it answers."""
+
+    type: Literal["act"]
+    id: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.~-]+$")
+    action: str = Field(max_length=16, pattern=ACTION_PATTERN)
+    version: int = Field(ge=0, le=MAX_VERSION)
+
+
+class Ping(Strict):
+    """A live connection's keep-alive: the seat's page is open."""
+
+    type: Literal["ping"]
+
+
 class Open(BaseModel):
     """A response part that may gain fields."""
 

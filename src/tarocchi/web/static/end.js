@@ -5,6 +5,7 @@
 
 import { _ } from "./i18n.js";
 import { GAME, SEATS, api, cardImg, cardsRow, el, inUnit, session, signedNumber } from "./common.js";
+import { teamName, winnersText } from "./table.js";
 
 let record = null;
 // the replay: its record (the deal's, or the AI's own), its history, the trick shown, and the
@@ -21,15 +22,11 @@ export async function fetchRecord() {
   return record;
 }
 
-function team(t) {
-  return t === "NS" ? _("You & North") : _("East & West");
-}
-
 function fillBreakdown(r) {
   const table = el("breakdown");
   table.replaceChildren();
   const head = table.createTHead().insertRow();
-  for (const h of ["", team("NS"), team("EW")]) {
+  for (const h of ["", teamName("NS"), teamName("EW")]) {
     const th = document.createElement(h ? "th" : "td");
     if (h) th.scope = "col";
     th.textContent = h;
@@ -52,7 +49,7 @@ async function fillHands(r) {
   piles.replaceChildren();
   for (const t of ["NS", "EW"]) {
     const h = document.createElement("h4");
-    h.textContent = team(t);
+    h.textContent = teamName(t);
     piles.append(h, cardsRow(r.piles[t]));
   }
   const hands = el("end-hands");
@@ -72,7 +69,7 @@ async function fillHands(r) {
 // Open the result at its headline (the heading focused, the dialog scrolled to its top).
 export function openEnd(view) {
   const r = view.result;
-  const winner = { NS: _("You and North win!"), EW: _("East and West win."), draw: _("A draw.") }[r.winner];
+  const winner = winnersText(r.winner);
   const score = r.ns_resti === undefined ? _("%(ns)s to %(ew)s.", { ns: r.ns, ew: r.ew })
     : _("%(ns)s resti to %(ew)s.", { ns: r.ns_resti, ew: r.ew_resti });
   el("end-winner").textContent = [winner, score].join(" ");

@@ -95,11 +95,11 @@ async function finish() {
 }
 
 // A first visit to a game's play page offers its guided deal, once (a deal saved before
-// means the page was visited).
+// means the page was visited); not at a friends' table, where friends wait to play.
 function offer() {
   const visited = localStorage.getItem(OFFERED) || localStorage.getItem(`tarocchi-${GAME}`);
   localStorage.setItem(OFFERED, "yes");
-  if (visited) return;
+  if (visited || new URLSearchParams(location.search).has("table")) return;
   const box = el("learn-offer");
   box.hidden = false;
   const close = () => { box.hidden = true; };

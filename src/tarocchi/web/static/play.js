@@ -9,6 +9,7 @@ import {
 import { KEYS, MIN_CARD_PX, place } from "./hand.js";
 import { openEnd, openReplay, replayKey, resetEnd } from "./end.js";
 import { openReview, resetReview, showAiLine } from "./review.js";
+import { connect, invite, openedSeats, savedSeat, send, table, takeSeat, turnTable } from "./table.js";
 
 const BACKS_SHOWN = 5; // an opponent's hand is drawn as a few backs and its count
 // why a seat's card is shown, by the kind of the public event that showed it
@@ -105,7 +106,7 @@ function render(view) {
     box.querySelector(".dealer-badge").hidden = view.dealer !== seat;
     box.querySelector(".turn-badge").hidden = view.to_move !== seat || view.over;
     box.classList.toggle("to-move", view.to_move === seat && !view.over);
-    if (seat === 0) continue;
+    if (seat === table.seat) continue;
     const n = view.hand_sizes[seat];
     box.querySelector(".backs").replaceChildren(...Array.from({ length: Math.min(n, BACKS_SHOWN) }, backImg));
     box.querySelector(".count").textContent = ngettext("%(n)d card", "%(n)d cards", n);
@@ -116,11 +117,11 @@ function render(view) {
   renderScore(view);
   renderLastTrick(view);
   el("result").hidden = !view.over;
-  el("hint").hidden = view.over || !el("hints-on").checked;
+  el("hint").hidden = view.over || !el("hints-on").checked || table.on;
   if (view.over) {
     setPrompt(_("The deal is over."));
     openEnd(view);
-    showAiLine(view);
+    if (table.seat === 0) showAiLine(view); // (the review is South's, the deal's creator's)
   }
   // the guided deal (learn.js) explains what this view shows
   root.dispatchEvent(new CustomEvent("tarocchi-view", { detail: view }));
@@ -150,9 +151,14 @@ function shownCards(view, seat) {
   return [caption, fan];
 }
 
+// the trick's place of a seat's card (the table turns with the seat at its bottom)
+function slot(seat) {
+  return root.querySelector(`.slot[data-seat="${seat}"]`);
+}
+
 function renderTrick(plays) {
-  for (let seat = 0; seat < 4; seat++) root.querySelector(`.slot-${seat}`).replaceChildren();
-  for (const p of plays) root.querySelector(`.slot-${p.seat}`).replaceChildren(cardImg(p.card));
+  for (let seat = 0; seat < 4; seat++) slot(seat).replaceChildren();
+  for (const p of plays) slot(p.seat).replaceChildren(cardImg(p.card));
 }
 
 function renderLastTrick(view) {
@@ -176,7 +182,7 @@ function handButton(code, view, myTurn, legal) {
   const isLegal = myTurn && legal.has(code);
   b.classList.toggle("legal", isLegal);
   b.classList.toggle("illegal", myTurn && !isLegal);
-  b.classList.toggle("shown-card", view.shown[0].includes(code));
+  b.classList.toggle("shown-card", view.shown[view.seat].includes(code));
   const name = cardName(code);
   b.setAttribute("aria-label", isLegal || !myTurn ? name : _("%(card)s (not playable now)", { card: name }));
   b.append(cardImg(code));
@@ -185,7 +191,7 @@ function handButton(code, view, myTurn, legal) {
 }
 
 function renderHand(view) {
-  const myTurn = view.to_move === 0 && !view.over;
+  const myTurn = view.to_move === view.seat && !view.over;
   const legal = new Set(view.legal);
   const buttons = view.hand.map((code) => handButton(code, view, myTurn, legal));
   el("hand").replaceChildren(...buttons);
@@ -305,8 +311,8 @@ function flyFrom(img, from, duration = 320) {
 }
 
 async function gatherTrick(winner) {
-  const target = root.querySelector(winner === 0 ? ".south .seat-name" : `.seat[data-seat="${winner}"] .backs`);
-  root.querySelector(`.slot-${winner}`).classList.add("winner");
+  const target = root.querySelector(winner === table.seat ? ".south .seat-name" : `.seat[data-seat="${winner}"] .backs`);
+  slot(winner).classList.add("winner");
   await sleep(700);
   if (moving() && target) {
     const t = target.getBoundingClientRect();
@@ -319,7 +325,7 @@ async function gatherTrick(winner) {
     });
     await Promise.all(runs);
   }
-  root.querySelector(`.slot-${winner}`).classList.remove("winner");
+  slot(winner).classList.remove("winner");
   renderTrick([]);
 }
 
@@ -331,16 +337,16 @@ async function animate(events) {
         await sleep(500);
       } else if (ch.type === "play") {
         let from;
-        if (ch.seat !== 0) {
+        if (ch.seat !== table.seat) {
           const backs = root.querySelector(`.seat[data-seat="${ch.seat}"] .backs`);
           from = backs.lastChild || backs;
         } else {
           from = el("hand").querySelector(`[data-code="${CSS.escape(ch.card)}"]`);
         }
         const img = cardImg(ch.card);
-        root.querySelector(`.slot-${ch.seat}`).replaceChildren(img);
+        slot(ch.seat).replaceChildren(img);
         flyFrom(img, from);
-        if (ch.seat === 0 && from) from.remove();
+        if (ch.seat === table.seat && from) from.remove();
         await sleep(450);
       } else if (ch.type === "trick") {
         await gatherTrick(ch.winner);
@@ -361,7 +367,7 @@ function setBusy(on) {
 async function choose(code) {
   const view = state.view;
   if (!view || state.busy || view.over) return;
-  if (view.to_move !== 0) {
+  if (view.to_move !== view.seat) {
     setPrompt(_("It is %(seat)s's turn.", { seat: SEATS[view.to_move] }), "warn");
     return;
   }
@@ -371,6 +377,10 @@ async function choose(code) {
   }
   setBusy(true);
   setPrompt("…");
+  if (table.on) { // the answer comes as the table's update (or a refusal)
+    send(code, state.version);
+    return;
+  }
   try {
     const data = await api("POST", `/api/games/${session.id}/actions`, { action: code, version: state.version });
     el("hints").hidden = true;
@@ -413,6 +423,10 @@ function practice(data) {
 }
 
 async function newDeal(seed) {
+  if (table.on) { // a deal of one's own, away from the friends' table
+    location.assign(`/play/${GAME}?new`);
+    return;
+  }
   resetEnd();
   resetReview();
   session.token = null;
@@ -442,6 +456,98 @@ async function newDeal(seed) {
     setPrompt(_("Could not start a deal: %(reason)s", { reason: err.message }), "warn");
   } finally {
     setBusy(false);
+  }
+}
+
+// -- a table with friends: invitations and the live connection --------------------------------
+
+// Play this deal live from a seat: its connection tells each change, the table turned to it.
+function goLive(token, seat) {
+  table.on = true;
+  table.token = token;
+  table.seat = seat;
+  el("hint").hidden = true;
+  el("end-again").hidden = true;
+  el("end-review").hidden = seat !== 0; // the review is of South's play, the creator's
+  el("invite").hidden = seat !== 0;
+  const lost = () => setPrompt(_("Connection lost; reconnecting…"), "warn");
+  connect(() => (state.view ? state.version : null), onLive, lost);
+}
+
+let told = Promise.resolve(); // the messages, shown one after another
+function onLive(message) {
+  told = told.then(() => liveMessage(message)).catch((err) => setPrompt(err.message, "warn"));
+}
+
+async function liveMessage(m) {
+  if (m.humans) turnTable(m.seat, m.humans);
+  if (m.type === "state") {
+    show(m);
+  } else if (m.type === "update" && m.version > state.version) {
+    await animate(m.events);
+    state.version = m.version;
+    render(m.view);
+    setBusy(false);
+  } else if (m.type === "answer" && !m.ok) {
+    setBusy(false);
+    render(state.view);
+    setPrompt(_("The server refused: %(reason)s", { reason: m.reason }), "warn");
+  } else if (m.type === "error") {
+    setPrompt(m.reason, "warn");
+  }
+}
+
+// Take the seat a friend's link opens (its secret after the #), or this browser's seat there.
+async function joinTable(id, seat, secret) {
+  session.id = id;
+  el("new-deal").hidden = true;
+  let token = savedSeat(id)?.token;
+  if (secret) {
+    history.replaceState(null, "", `${location.pathname}${location.search}`); // out of sight
+    try {
+      token = await takeSeat(id, seat, secret);
+    } catch (err) {
+      if (!token) {
+        setPrompt(_("Could not take the seat: %(reason)s", { reason: err.message }), "warn");
+        return;
+      }
+    }
+  }
+  if (!token) {
+    setPrompt(_("This link has no secret left: ask your friend for a new one."), "warn");
+    return;
+  }
+  session.token = token;
+  goLive(token, savedSeat(id)?.seat ?? seat);
+}
+
+function inviteRow(seat) {
+  return el("invite-dialog").querySelector(`li[data-seat="${seat}"]`);
+}
+
+async function openInvites() {
+  el("invite-dialog").showModal();
+  try {
+    for (const s of await openedSeats()) {
+      inviteRow(s.seat).querySelector(".invite-state").textContent = s.taken ? _("taken") : _("invited");
+    }
+  } catch (err) {
+    // a deal not started yet: nothing is open
+  }
+}
+
+async function openSeat(seat) {
+  const row = inviteRow(seat);
+  const said = row.querySelector(".invite-state");
+  try {
+    const input = row.querySelector(".invite-link");
+    input.value = await invite(seat);
+    input.hidden = false;
+    input.select();
+    said.textContent = _("Send this link to one friend: it seats one person.");
+    if (!table.on) goLive(session.token, 0);
+  } catch (err) {
+    said.textContent = _("Could not open the seat: %(reason)s", { reason: err.message });
   }
 }
 
@@ -510,7 +616,7 @@ function onKey(event) {
   const view = state.view;
   if (!view) return;
   const keyed = root.querySelector(`[data-key="${CSS.escape(event.key.toLowerCase())}"]`);
-  if (keyed && view.to_move === 0) {
+  if (keyed && view.to_move === view.seat) {
     document.body.classList.add("keyboard");
     keyed.click();
     event.preventDefault();
@@ -564,6 +670,10 @@ function wire() {
     el("hint").hidden = !el("hints-on").checked || Boolean(state.view?.over);
   });
   el("end-new").addEventListener("click", () => newDeal());
+  el("invite").addEventListener("click", openInvites);
+  for (const b of el("invite-dialog").querySelectorAll(".invite-open")) {
+    b.addEventListener("click", () => openSeat(Number(b.dataset.seat)));
+  }
   el("end-again").addEventListener("click", () => newDeal(state.view.seed));
   el("end-replay").addEventListener("click", () => openReplay(state.history));
   el("end-review").addEventListener("click", () => openReview(state.view, state.history));
@@ -597,6 +707,11 @@ async function start() {
   const cards = await api("GET", `/api/packs/${GAME}`);
   for (const c of cards.cards) pack[c.code] = c;
 
+  const joining = new URLSearchParams(location.search);
+  if (joining.has("table") && LESSON === undefined) { // a friend's link, or this seat's reload
+    await joinTable(joining.get("table"), Number(joining.get("seat")), location.hash.slice(1));
+    return;
+  }
   const saved = JSON.parse(localStorage.getItem(SAVED) || "null");
   const fresh = new URLSearchParams(location.search).has("new");
   if (saved && !fresh) {
@@ -605,6 +720,7 @@ async function start() {
     try {
       // a deal in progress resumes; a finished one shows again with its result
       show(await api("GET", `/api/games/${session.id}`));
+      if (LESSON === undefined && (await openedSeats()).length) goLive(session.token, 0);
       return;
     } catch (err) {
       // the stored game is gone or not ours: start a new one

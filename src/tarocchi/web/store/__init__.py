@@ -34,6 +34,7 @@ from tarocchi.web.store import postgresql, sqlite
 from tarocchi.web.store.notify import Hub, Watch
 from tarocchi.web.store.reviews import ReviewStore
 from tarocchi.web.store.schema import games
+from tarocchi.web.store.tables import TableStore, dump_actions, update_query
 
 DEFAULT_DB = "tarocchi.sqlite3"
 DB_ENV = "TAROCCHI_DB"
@@ -101,6 +102,8 @@ class Store:
         else:
             self.engine = sqlite.engine(self.url)
         self.reviews = ReviewStore(self._run, self.url.get_backend_name())
+        self.tables = TableStore(self._run, self.url.get_backend_name(),
+                                 self._backend().TRANSACTION, self._changed)  # fmt: skip
 
     def __str__(self) -> str:
         return self.url.render_as_string(hide_password=True)
@@ -171,7 +174,7 @@ class Store:
         """Insert a new game."""
         values = {
             "id": row.id, "token_hash": row.token_hash, "game": row.game, "seed": _signed(row.seed),
-            "level": row.level, "actions": _dump(row.actions), "version": row.version,
+            "level": row.level, "actions": dump_actions(row.actions), "version": row.version,
             "over": row.over, "started_at": row.started_at, "updated_at": row.started_at,
             "seed_chosen": row.seed_chosen,
         }  # fmt: skip
@@ -205,11 +208,7 @@ class Store:
         now: str,
     ) -> bool:
         """Store a longer action log if the stored version is still the expected one."""
-        query = (
-            games.update()
-            .where(games.c.id == game_id, games.c.version == expected_version)
-            .values(actions=_dump(actions), version=len(actions), over=over, updated_at=now)
-        )
+        query = update_query(game_id, expected_version, actions, over, now)
         done = self._run(lambda conn: conn.execute(query).rowcount == 1)
         if done:
             self._changed(game_id, len(actions))
@@ -276,7 +275,3 @@ class Store:
 
 def _signed(seed: int) -> int:
     return seed - SEED_SPAN if seed >= SEED_SPAN // 2 else seed
-
-
-def _dump(actions: tuple[tuple[int, str], ...]) -> str:
-    return json.dumps([list(a) for a in actions], separators=(",", ":"))

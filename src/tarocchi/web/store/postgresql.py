@@ -22,6 +22,7 @@ RECONNECT_S = 0.5
 # every store call but a migration is one statement, atomic by itself: run in autocommit, it
 # costs one round trip instead of three (BEGIN, the statement, COMMIT)
 MIGRATION = {"isolation_level": "READ COMMITTED"}
+TRANSACTION = MIGRATION  # a write of several statements, all or nothing
 
 
 def engine(url: sa.URL, pool_size: int) -> sa.Engine:

@@ -45,3 +45,37 @@ reviews = sa.Table(
     sa.Column("created_at", sa.Text, nullable=False),
     sa.Column("updated_at", sa.Text, nullable=False),
 )
+
+# the seats of a friends' table other than South's (the creator's, opened by the game's
+# token): a seat opened to a human has an invitation; once taken, its holder's token
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),  # 1 East, 2 North, 3 West
+    sa.Column("invitation_hash", sa.Text, nullable=False),  # token_hash of the link's secret
+    sa.Column("token_hash", sa.Text),  # the holder's token, NULL until taken (unique)
+    sa.Column("taken_at", sa.Text),  # ISO 8601 UTC
+)
+
+# each action id a seat sent to a friends' table with its first answer (a repeated id gets
+# it again: nothing applies twice), written in the action's own transaction
+acts = sa.Table(
+    "acts",
+    metadata,
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("action_id", sa.Text, primary_key=True),
+    sa.Column("answer", sa.Text, nullable=False),  # JSON: ok, version; or the reason's recipe
+    sa.Column("created_at", sa.Text, nullable=False),
+)
+
+# the server process driving a friends' table's AI, while its lease lasts (one at a time: a
+# dead holder's lease runs out and another process takes the table)
+drivers = sa.Table(
+    "drivers",
+    metadata,
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("owner", sa.Text, nullable=False),
+    sa.Column("lease_until", sa.Text, nullable=False),  # ISO 8601 UTC
+)

@@ -18,6 +18,7 @@ BEGIN_OPTION = "sqlite_begin"  # an execution option: DEFERRED (the default) or 
 # a migration takes the write lock at once: processes upgrading one file together migrate
 # one after another instead of racing to create the same tables
 MIGRATION = {BEGIN_OPTION: "IMMEDIATE"}
+TRANSACTION = MIGRATION  # a write of several statements, all or nothing
 BUSY_TIMEOUT_MS = 5000  # how long a write waits for another process's write to finish
 
 

@@ -1,0 +1,250 @@
+"""The live table: one WebSocket per seat connection, at /api/games/{id}/live.
+
+Every message is JSON text of at most 4 KB. The client speaks first:
+
+    {"type": "hello", "token": "...", "since": 12}      since: the last version it saw
+    {"type": "act", "id": "a1", "action": "SW-K", "version": 12}
+    {"type": "ping"}
+
+and the server answers with
+
+    {"type": "state", "seat": 2, "version": 12, "view": {...}, "humans": [0, 2]}
+    {"type": "update", "seat": 2, "version": 14, "events": [...], "view": {...}, "humans": [0, 2]}
+    {"type": "answer", "id": "a1", "ok": true, "version": 13}  /  "ok": false, "reason": "..."
+    {"type": "error", "reason": "..."}   {"type": "pong"}
+
+A hello with `since` gets an update of everything after that version, built from the stored
+log, so a reconnecting page misses no card and sees none twice. Each change a table makes
+(any seat's action, the AI's turns, from any process on PostgreSQL) reaches every
+connection of the game through the store's watch; the connection then reads the committed
+game and builds its message from `view(state, seat)` alone, never from the change notice.
+
+Bounds: at most PER_SEAT connections of one seat in a process; a message over 4 KB closes
+the connection (1009); a connection silent for IDLE_S is closed (the page pings every
+10 s); a hello must come within HELLO_S. Tokens travel in the hello, never in the URL,
+so that no access log holds them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from pydantic import TypeAdapter, ValidationError
+from starlette.websockets import WebSocketDisconnect
+
+from tarocchi.games import game
+from tarocchi.games.replay import replay
+from tarocchi.i18n import Msg, Translator, translator
+from tarocchi.views import view
+from tarocchi.web.api import GameId, seat_json, tell
+from tarocchi.web.driver import Driver
+from tarocchi.web.lang import language
+from tarocchi.web.models import Act, Hello, Ping
+from tarocchi.web.store import GameRow
+from tarocchi.web.tables import Refused, Tables
+
+MAX_MESSAGE = 4096  # bytes of one client message (uvicorn refuses larger frames alike)
+HELLO_S = 10.0  # seconds a new connection has to say who it is
+IDLE_S = 30.0  # seconds of silence after which a connection is closed
+PER_SEAT = 2  # connections of one seat (a phone and a laptop, say) in one process
+# told apart by their `type` (a Literal each: a union with a discriminator would not take
+# the models' whole-number validator)
+MESSAGE: TypeAdapter[Hello | Act | Ping] = TypeAdapter(Hello | Act | Ping)
+# close codes: the 4000s mirror HTTP's statuses (4401: no hello, 4403: a wrong token...)
+TOO_BIG = 1009
+MALFORMED = Msg("malformed message")
+NO_HELLO = Msg("say hello with your token first")
+SEAT_FULL = Msg("this seat already has two connections")
+IDLE = Msg("closed after 30 seconds without a message")
+TOO_LARGE = Msg("messages are limited to 4 KB")
+
+
+class Closed(Exception):
+    """The connection is over (closed by the client, or by us with a reason)."""
+
+
+class Connection:
+    """One seat's connection: what it has been told so far (its version, state and view)."""
+
+    def __init__(self, ws: WebSocket, row: GameRow, seat: int, tr: Translator) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.tr = tr
+        self.rules = game(row.game)
+        self.version = 0
+        self.state: Any = None
+        self.seen: Any = None
+        self.lock = asyncio.Lock()  # whole messages, one after another
+
+    async def send(self, data: dict[str, Any]) -> None:
+        async with self.lock:
+            await self.ws.send_json(data)
+
+    def start(self, row: GameRow, since: int | None) -> dict[str, Any]:
+        """Return the first message: the seat's whole view, or (since a version the game
+        has reached) everything after it as one update."""
+        if since is not None and since <= row.version:
+            self.state = replay(self.rules, row.seed, row.actions[:since])
+            self.seen = view(self.state, self.seat)
+            self.version = since
+            return self.update(row)
+        self.state = replay(self.rules, row.seed, row.actions)
+        self.seen = view(self.state, self.seat)
+        self.version = row.version
+        data = seat_json(row, self.state, self.seen, self.seat, self.tr, with_history=True)
+        return {"type": "state", "seat": self.seat, "version": row.version, "view": data}
+
+    def update(self, row: GameRow) -> dict[str, Any]:
+        """Return the update from the version told last to the stored row's, from the seat's
+        views of the stored log."""
+        new = row.actions[self.version :]
+        self.state, self.seen, events = tell(
+            self.rules, self.state, self.seen, new, self.tr, self.seat
+        )
+        self.version = row.version
+        data = seat_json(row, self.state, self.seen, self.seat, self.tr)
+        return {"type": "update", "seat": self.seat, "version": row.version, "events": events,
+                "view": data}  # fmt: skip
+
+
+class Channels:
+    """The live connections of this process."""
+
+    def __init__(self, tables: Tables, driver: Driver) -> None:
+        self.tables = tables
+        self.store = tables.store
+        self.driver = driver
+        self.open: Counter[tuple[str, int]] = Counter()
+
+    async def serve(self, ws: WebSocket, game_id: str) -> None:
+        """Serve one connection from its hello to its end."""
+        await ws.accept()
+        tr = translator(language(ws))
+        try:
+            hello = await self.hello(ws, tr)
+            row, seat = await self.tables.seat_of(game_id, hello.token)
+            key = (game_id, seat)
+            if self.open[key] >= PER_SEAT:
+                raise Refused(429, SEAT_FULL)
+        except Refused as e:
+            await close(ws, 4000 + e.status, tr.text(e.reason))
+            return
+        except Closed:
+            return
+        self.open[key] += 1
+        try:
+            await self.follow(Connection(ws, row, seat, tr), row, hello.since)
+        except (Closed, WebSocketDisconnect):
+            pass
+        finally:
+            self.open[key] -= 1
+            if not self.open[key]:
+                del self.open[key]
+
+    async def hello(self, ws: WebSocket, tr: Translator) -> Hello:
+        """Return the connection's hello (Refused 401 for anything else, or none in time)."""
+        try:
+            text = await asyncio.wait_for(receive(ws), HELLO_S)
+        except TimeoutError:
+            raise Refused(401, NO_HELLO) from None
+        try:
+            first = MESSAGE.validate_json(text)
+        except ValidationError:
+            raise Refused(401, NO_HELLO) from None
+        if not isinstance(first, Hello):
+            raise Refused(401, NO_HELLO)
+        return first
+
+    async def follow(self, conn: Connection, row: GameRow, since: int | None) -> None:
+        """Tell the seat the table as it is, then each change, while answering its messages."""
+        first = conn.start(row, since)
+        first["humans"] = await self.humans(row.id)
+        await conn.send(first)
+        self.driver.kick(row.id)  # the AI may owe a turn (a restarted server, say)
+        watch = self.store.watch(row.id, conn.version)
+        tasks = [asyncio.create_task(self.read(conn, row.id)),
+                 asyncio.create_task(self.push(conn, row.id, watch))]  # fmt: skip
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()
+        finally:
+            for task in tasks:
+                task.cancel()
+            watch.close()
+
+    async def push(self, conn: Connection, game_id: str, watch: Any) -> None:
+        """Send an update for each version the game reaches (read from the store); the
+        driver hears of it too (the AI may be to move, its lease's holder dead)."""
+        async for _ in watch:
+            self.driver.kick(game_id)
+            row = await asyncio.to_thread(self.store.get, game_id)
+            if row is not None and row.version > conn.version:
+                await conn.send({**conn.update(row), "humans": await self.humans(game_id)})
+
+    async def humans(self, game_id: str) -> list[int]:
+        """Return the seats people hold (public: the pages name who plays each seat)."""
+        held = await asyncio.to_thread(self.store.tables.seats, game_id)
+        return [0, *(s.seat for s in held if s.token_hash is not None)]
+
+    async def read(self, conn: Connection, game_id: str) -> None:
+        """Answer the seat's messages until it leaves or falls silent."""
+        tr = conn.tr
+        while True:
+            try:
+                text = await asyncio.wait_for(receive(conn.ws), IDLE_S)
+            except TimeoutError:
+                await close(conn.ws, 4408, tr.text(IDLE))
+                raise Closed from None
+            try:
+                message = MESSAGE.validate_json(text)
+            except ValidationError:
+                await conn.send({"type": "error", "reason": tr.text(MALFORMED)})
+                continue
+            if isinstance(message, Act):
+                answer = await self.tables.act(game_id, conn.seat, message.id, message.action,
+                                               message.version)  # fmt: skip
+                await conn.send({"type": "answer", "id": message.id, **answer.to_json(tr)})
+            elif isinstance(message, Ping):
+                await conn.send({"type": "pong"})
+            else:
+                await conn.send({"type": "error", "reason": tr.text(MALFORMED)})
+
+
+async def receive(ws: WebSocket) -> str:
+    """Return the next text message (Closed when the client leaves; a message over
+    MAX_MESSAGE, or a binary one, closes the connection)."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise Closed
+    text = message.get("text")
+    if text is None or len(text.encode()) > MAX_MESSAGE:
+        reason = translator(language(ws)).text(TOO_LARGE if text else MALFORMED)
+        await close(ws, TOO_BIG if text else 1003, reason)
+        raise Closed
+    return str(text)
+
+
+async def close(ws: WebSocket, code: int, reason: str) -> None:
+    """Close a connection with a reason (sent first as an error message: a close frame's
+    reason is limited to 123 bytes)."""
+    with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+        await ws.send_json({"type": "error", "reason": reason})
+        await ws.close(code)
+
+
+def make_router(channels: Callable[[WebSocket], Channels]) -> APIRouter:
+    """Return the live route, reading the service from the connection's app."""
+    router = APIRouter(prefix="/api")
+
+    @router.websocket("/games/{game_id}/live")
+    async def live(ws: WebSocket, game_id: GameId) -> None:
+        """A seat's live connection to its table (see the module's docstring)."""
+        await channels(ws).serve(ws, game_id)
+
+    return router

@@ -1,0 +1,102 @@
+// Friends' tables on the page: inviting friends to seats, taking a seat from its link, and
+// the seat's live connection (a WebSocket). The page shows what each message says.
+
+import { _ } from "./i18n.js";
+import { GAME, SEATS, api, root, session } from "./common.js";
+
+const PING_MS = 10_000; // the server closes a connection silent for 30 s
+const RETRY_MS = 1_000;
+const FINAL = [4401, 4403, 4404, 4429]; // refusals: connecting again would be refused alike
+// the live table: on once this deal is played with friends; seat: the one at the bottom
+export const table = { on: false, seat: 0, token: null, socket: null, sent: 0 };
+
+// Open a seat to a friend: its link, with the invitation's secret after the # (never sent
+// to a server, so no log holds it).
+export async function invite(seat) {
+  const data = await api("POST", `/api/games/${session.id}/seats/${seat}/invitation`);
+  return `${location.origin}/play/${GAME}?table=${session.id}&seat=${seat}#${data.secret}`;
+}
+
+export async function openedSeats() {
+  return (await api("GET", `/api/games/${session.id}/seats`)).seats;
+}
+
+const savedKey = (id) => `tarocchi-table-${id}`;
+
+// Take the seat a link opens; keep its token for this browser's reloads.
+export async function takeSeat(id, seat, secret) {
+  const data = await api("POST", `/api/games/${id}/seats/${seat}`, { secret });
+  localStorage.setItem(savedKey(id), JSON.stringify({ token: data.token, seat }));
+  return data.token;
+}
+
+export function savedSeat(id) {
+  return JSON.parse(localStorage.getItem(savedKey(id)) || "null");
+}
+
+// A team's name as the seat at the bottom says it (the creator, South, as ever).
+export function teamName(team) {
+  if (table.seat === 0) return team === "NS" ? _("You & North") : _("East & West");
+  if (team === (table.seat % 2 === 0 ? "NS" : "EW")) {
+    return _("You & %(partner)s", { partner: SEATS[(table.seat + 2) % 4] });
+  }
+  return team === "NS" ? _("North & South") : _("East & West");
+}
+
+// The winners as the seat at the bottom says it.
+export function winnersText(winner) {
+  if (winner === "draw") return _("A draw.");
+  if (table.seat === 0) return winner === "NS" ? _("You and North win!") : _("East and West win.");
+  if (winner === (table.seat % 2 === 0 ? "NS" : "EW")) {
+    return _("You and %(partner)s win!", { partner: SEATS[(table.seat + 2) % 4] });
+  }
+  return winner === "NS" ? _("North and South win.") : _("East and West win.");
+}
+
+// Turn the table so that the seat sits at the bottom: each place (bottom, right, top, left)
+// holds the seat that far round from it, named with who plays it.
+export function turnTable(me, humans) {
+  const places = [".south", ".seat-e", ".seat-n", ".seat-w"].map((s) => root.querySelector(s));
+  for (let p = 0; p < 4; p++) {
+    const seat = (me + p) % 4;
+    const human = humans.includes(seat);
+    const role = p === 0 ? _("you") : p === 2 ? (human ? _("partner") : _("partner (AI)"))
+      : (human ? _("opponent") : _("opponent (AI)"));
+    places[p].dataset.seat = seat;
+    places[p].querySelector(".name").textContent = SEATS[seat];
+    places[p].querySelector(".role").textContent = role;
+    places[p].setAttribute("aria-label", _("%(seat)s, %(role)s", { seat: SEATS[seat], role }));
+    root.querySelector(`.slot-${p}`).dataset.seat = seat;
+  }
+  const [ns, ew] = root.querySelectorAll(".tally-name");
+  ns.textContent = teamName("NS");
+  ew.textContent = teamName("EW");
+}
+
+// Connect the seat (again after a loss, from the last version seen: since()); each message
+// goes to handle, a lost connection to lost.
+export function connect(since, handle, lost) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const lang = document.documentElement.lang;
+  const ws = new WebSocket(`${scheme}://${location.host}/api/games/${session.id}/live?lang=${lang}`);
+  table.socket = ws;
+  let ping;
+  ws.addEventListener("open", () => {
+    ws.send(JSON.stringify({ type: "hello", token: table.token, since: since() }));
+    ping = setInterval(() => ws.send(JSON.stringify({ type: "ping" })), PING_MS);
+  });
+  ws.addEventListener("message", (e) => handle(JSON.parse(e.data)));
+  ws.addEventListener("close", (e) => {
+    clearInterval(ping);
+    if (table.socket !== ws || FINAL.includes(e.code)) return;
+    lost();
+    setTimeout(() => connect(since, handle, lost), RETRY_MS);
+  });
+}
+
+// Send the seat's action with an id of its own (the server applies an id once).
+export function send(code, version) {
+  table.sent += 1;
+  const id = `${Date.now().toString(36)}-${table.sent}`;
+  table.socket.send(JSON.stringify({ type: "act", id, action: code, version }));
+}

@@ -1,0 +1,201 @@
+"""The stored seats of friends' tables, the action ids their seats sent, and the leases
+of the processes driving their AI.
+
+A seat opened to a human holds the hash of its invitation's secret; taking it is a
+conditional update (the secret's hash matches and nobody holds it yet), so of two people
+opening one link at once, whichever processes they reach, exactly one gets the seat. An
+action sent with an id is written with that id and its answer in the same transaction as
+the longer log, so a repeated id finds the first answer and nothing applies twice. One
+process at a time drives a table's AI: it holds the table's lease (a conditional upsert,
+taken when free, expired or its own), and another takes it when the holder stops renewing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import exc
+from sqlalchemy.dialects import postgresql, sqlite
+
+from tarocchi.web.store.schema import acts, drivers, games, seats
+
+Run = Callable[..., Any]
+Log = tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One seat opened to a human."""
+
+    game_id: str
+    seat: int
+    invitation_hash: str
+    token_hash: str | None  # the holder's, None until the invitation is taken
+    taken_at: str | None
+
+
+class _Changed(Exception):
+    """The game moved on before this write: its transaction is rolled back."""
+
+
+class TableStore:
+    """The seats and action ids of one database (each call one short transaction)."""
+
+    def __init__(
+        self,
+        run: Run,
+        dialect: str,
+        transaction: dict[str, str],
+        changed: Callable[[str, int], None],
+    ) -> None:
+        self._run = run
+        self._insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        self._transaction = transaction  # the options of a transaction of several statements
+        self._changed = changed  # told each game's version this process writes
+
+    def invite(self, game_id: str, seat: int, invitation_hash: str) -> None:
+        """Open a seat to whoever holds the invitation's secret; a seat invited before gets
+        the new secret and loses its holder (the old link and the old holder's token open
+        it no more)."""
+        fresh = {"invitation_hash": invitation_hash, "token_hash": None, "taken_at": None}
+        query = (
+            self._insert(seats)
+            .values(game_id=game_id, seat=seat, **fresh)
+            .on_conflict_do_update(index_elements=["game_id", "seat"], set_=fresh)
+        )
+        self._run(lambda conn: conn.execute(query))
+
+    def seats(self, game_id: str) -> list[SeatRow]:
+        """Return a game's opened seats, by seat."""
+        query = (
+            sa.select(*(seats.c[f] for f in SeatRow.__slots__))
+            .where(seats.c.game_id == game_id)
+            .order_by(seats.c.seat)
+        )
+        return [SeatRow(*r) for r in self._run(lambda conn: conn.execute(query).all())]
+
+    def take(
+        self, game_id: str, seat: int, invitation_hash: str, token_hash: str, now: str
+    ) -> bool:
+        """Give a seat to the holder of its invitation if nobody has taken it yet."""
+        query = (
+            seats.update()
+            .where(
+                seats.c.game_id == game_id,
+                seats.c.seat == seat,
+                seats.c.invitation_hash == invitation_hash,
+                seats.c.token_hash.is_(None),
+            )
+            .values(token_hash=token_hash, taken_at=now)
+        )
+        return bool(self._run(lambda conn: conn.execute(query).rowcount == 1))
+
+    def holder(self, game_id: str, token_hash: str) -> int | None:
+        """Return the seat a token holds at a game, or None."""
+        query = sa.select(seats.c.seat).where(
+            seats.c.game_id == game_id, seats.c.token_hash == token_hash
+        )
+        seat = self._run(lambda conn: conn.execute(query).scalar())
+        return None if seat is None else int(seat)
+
+    def answer(self, game_id: str, seat: int, action_id: str) -> str | None:
+        """Return the first answer to a seat's action id, or None if it is new."""
+        query = sa.select(acts.c.answer).where(
+            acts.c.game_id == game_id, acts.c.seat == seat, acts.c.action_id == action_id
+        )
+        found = self._run(lambda conn: conn.execute(query).scalar())
+        return None if found is None else str(found)
+
+    def refuse(self, game_id: str, seat: int, action_id: str, answer: str, now: str) -> str:
+        """Keep a refusal as an action id's answer; return the id's first answer."""
+        return self.act(game_id, seat, action_id, answer, now) or answer
+
+    def act(
+        self,
+        game_id: str,
+        seat: int,
+        action_id: str,
+        answer: str,
+        now: str,
+        move: tuple[int, Log, bool] | None = None,
+    ) -> str | None:
+        """Write an action id with its answer and, in the same transaction, the game's
+        move (the version read, the longer log, whether the deal is over; written only if
+        the game is still at that version). Return the id's first answer: this one, or an
+        earlier one (then nothing is written); None if the game moved on meanwhile (nothing
+        is written either)."""
+        update = None if move is None else update_query(game_id, *move, now)
+        keep = (
+            self._insert(acts)
+            .values(game_id=game_id, seat=seat, action_id=action_id, answer=answer,
+                    created_at=now)
+            .on_conflict_do_nothing(index_elements=["game_id", "seat", "action_id"])
+            .returning(acts.c.seat)  # (psycopg counts no rows of an INSERT ... ON CONFLICT)
+        )  # fmt: skip
+        first = sa.select(acts.c.answer).where(
+            acts.c.game_id == game_id, acts.c.seat == seat, acts.c.action_id == action_id
+        )
+
+        def work(conn: sa.Connection) -> str:
+            if conn.execute(keep).first() is None:
+                return str(conn.execute(first).scalar_one())
+            if update is not None and conn.execute(update).rowcount != 1:
+                raise _Changed
+            return answer
+
+        try:
+            stored: str = self._run(work, **self._transaction)
+        except _Changed:
+            return None
+        if move is not None and stored is answer:
+            self._changed(game_id, len(move[1]))
+        return stored
+
+    def lead(self, game_id: str, owner: str, now: str, until: str) -> bool:
+        """Take or extend the lease of driving a table's AI until a time, if nobody else
+        holds it now; return whether owner holds it."""
+        lease = {"owner": owner, "lease_until": until}
+        query = (
+            self._insert(drivers)
+            .values(game_id=game_id, **lease)
+            .on_conflict_do_update(
+                index_elements=["game_id"],
+                set_=lease,
+                where=sa.or_(drivers.c.owner == owner, drivers.c.lease_until < now),
+            )
+            .returning(drivers.c.game_id)
+        )
+        try:
+            return bool(self._run(lambda conn: conn.execute(query).first() is not None))
+        except exc.IntegrityError:  # the game was deleted meanwhile
+            return False
+
+    def unlead(self, game_id: str, owner: str) -> None:
+        """Give a table's lease back (its AI has no turn now): the next change's process may
+        drive it at once."""
+        query = drivers.delete().where(drivers.c.game_id == game_id, drivers.c.owner == owner)
+        self._run(lambda conn: conn.execute(query))
+
+    def is_table(self, game_id: str) -> bool:
+        """Tell whether a game has a seat opened to a human (a friends' table)."""
+        query = sa.select(sa.func.count()).select_from(seats).where(seats.c.game_id == game_id)
+        return bool(self._run(lambda conn: conn.execute(query).scalar_one()))
+
+
+def update_query(game_id: str, expected_version: int, actions: Log, over: bool, now: str
+                 ) -> sa.Update:  # fmt: skip
+    """Return the update storing a game's longer log if it is still at the expected version."""
+    return (
+        games.update()
+        .where(games.c.id == game_id, games.c.version == expected_version)
+        .values(actions=dump_actions(actions), version=len(actions), over=over, updated_at=now)
+    )
+
+
+def dump_actions(actions: Log) -> str:
+    """Return an action log as stored: JSON, a list of [seat, action code]."""
+    return json.dumps([list(a) for a in actions], separators=(",", ":"))

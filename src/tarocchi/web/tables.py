@@ -1,0 +1,222 @@
+"""Friends' tables: the seats a deal's creator opens to other people, and a seat's actions.
+
+The creator (South, holding the game's token) opens East, North or West to a human with
+an invitation: a secret shown once, stored hashed as game tokens are, re-issued on asking
+(the old link and its holder's token then open nothing). Whoever sends the secret first
+takes the seat and gets its own token; a second holder is refused. Until a seat is taken
+the AI plays it at the table's level (`tarocchi.web.driver`).
+
+A seat acts with an action id of its choosing: the id is stored with its first answer in
+the action's own transaction (`store.tables`), so an id sent twice, to any process, gets
+that answer again and nothing applies twice. Refusals are answers too, kept as message
+recipes and told in each reader's language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Path, Request
+from fastapi.responses import JSONResponse
+
+from tarocchi.games import game
+from tarocchi.games.base import IllegalAction
+from tarocchi.i18n import Msg, Translator, from_recipe, recipe
+from tarocchi.record import now
+from tarocchi.web.api import HUMAN, NOT_YOUR_TURN, Auth, GameId, Games, reply
+from tarocchi.web.models import Invitation, Seats, SeatTaken, Secret, errors_for
+from tarocchi.web.store import GameRow, token_hash
+
+DEAL_OVER = Msg("the deal is over")
+NO_GAME = Msg("no such game")
+NOT_OPEN = Msg("this seat is not open to a guest")
+TAKEN = Msg("this seat is taken")
+WRONG_INVITATION = Msg("wrong invitation for this seat")
+WRONG_TOKEN = Msg("wrong token for this game")
+SeatNumber = Annotated[int, Path(ge=1, le=3, description="1 East, 2 North, 3 West")]
+
+
+class Refused(Exception):
+    """A seat's request refused: its status (as HTTP's) and its reason."""
+
+    def __init__(self, status: int, reason: Msg) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The answer to a seat's action: applied (reaching version) or refused (a reason)."""
+
+    ok: bool
+    version: int | None = None
+    reason: Msg | None = None
+
+    def dump(self) -> str:
+        """Return the answer as stored: JSON, its reason a message recipe."""
+        data = {"ok": self.ok, "version": self.version}
+        if self.reason is not None:
+            data["reason"] = recipe(self.reason)
+        return json.dumps(data)
+
+    @staticmethod
+    def load(text: str, card: Callable[[str], Any]) -> Answer:
+        """Return a stored answer (cards of its reason read by card(code))."""
+        data = json.loads(text)
+        why = data.get("reason")
+        return Answer(data["ok"], data["version"], None if why is None else from_recipe(why, card))
+
+    def to_json(self, tr: Translator) -> dict[str, Any]:
+        """Return the answer as a seat reads it, in tr's language."""
+        out: dict[str, Any] = {"ok": self.ok}
+        if self.version is not None:
+            out["version"] = self.version
+        if self.reason is not None:
+            out["reason"] = tr.text(self.reason)
+        return out
+
+
+class Tables:
+    """The seats' service: invitations, holders, and a seat's actions with their ids."""
+
+    def __init__(self, games: Games) -> None:
+        self.games = games
+        self.store = games.store
+        # told each game whose log a seat lengthened (the driver then plays the AI's seats)
+        self.moved: Callable[[str], None] = lambda game_id: None
+
+    async def invite(self, row: GameRow, seat: int) -> str:
+        """Open a seat to a human (again: a new secret, the seat freed); return the secret
+        of its invitation (shown once). 409 once the deal is over."""
+        if row.over:
+            raise HTTPException(409, DEAL_OVER)
+        secret = secrets.token_urlsafe(24)
+        await asyncio.to_thread(self.store.tables.invite, row.id, seat, token_hash(secret))
+        return secret
+
+    async def take(self, game_id: str, seat: int, secret: str) -> str:
+        """Give a seat to its invitation's holder; return the seat's token. 404 for an
+        unknown game or a seat not opened, 403 for a wrong secret, 409 if it is taken."""
+        tables = self.store.tables
+        token = secrets.token_urlsafe(24)
+        asked = token_hash(secret)
+        if await asyncio.to_thread(tables.take, game_id, seat, asked, token_hash(token), now()):
+            return token
+        opened = [s for s in await asyncio.to_thread(tables.seats, game_id) if s.seat == seat]
+        if not opened:
+            raise HTTPException(404, NOT_OPEN)
+        if not secrets.compare_digest(opened[0].invitation_hash, asked):
+            raise HTTPException(403, WRONG_INVITATION)
+        raise HTTPException(409, TAKEN)
+
+    async def seat_of(self, game_id: str, token: str) -> tuple[GameRow, int]:
+        """Return a game and the seat a token holds at it (Refused: 404, 403)."""
+        row = await asyncio.to_thread(self.store.get, game_id)
+        if row is None:
+            raise Refused(404, NO_GAME)
+        hashed = token_hash(token)
+        if secrets.compare_digest(hashed, row.token_hash):
+            return row, HUMAN
+        seat = await asyncio.to_thread(self.store.tables.holder, game_id, hashed)
+        if seat is None:
+            raise Refused(403, WRONG_TOKEN)
+        return row, seat
+
+    async def act(self, game_id: str, seat: int, action_id: str, code: str, version: int
+                  ) -> Answer:  # fmt: skip
+        """Apply a seat's action sent with an id, once: an id seen before gets its first
+        answer; a refusal (stale version, not this seat's turn, an illegal action) is kept
+        as the id's answer. Nothing else is written unless the action applies."""
+        tables = self.store.tables
+        row = await asyncio.to_thread(self.store.get, game_id)
+        if row is None:
+            raise Refused(404, NO_GAME)
+        rules = game(row.game)
+        card = _card_of(rules)
+        first = await asyncio.to_thread(tables.answer, game_id, seat, action_id)
+        if first is not None:
+            return Answer.load(first, card)
+        live = self.games.in_memory(row)
+        why = _refusal(live.state, seat, version, row.version)
+        if why is None:
+            try:
+                state = rules.apply(live.state, rules.parse_action(code))
+                code = rules.action_code(rules.parse_action(code))
+            except (IllegalAction, ValueError) as e:  # an illegal card, or another game's code
+                why = e.args[0]
+        if why is not None:
+            stored = await asyncio.to_thread(
+                tables.refuse, game_id, seat, action_id, Answer(False, reason=why).dump(), now()
+            )
+            return Answer.load(stored, card)
+        actions = (*row.actions, (seat, code))
+        answer = Answer(True, len(actions)).dump()
+        move = (row.version, actions, rules.is_over(state))
+        got = await asyncio.to_thread(tables.act, game_id, seat, action_id, answer, now(), move)
+        if got is None:  # another action landed first: this id's answer is that refusal
+            return await self.act(game_id, seat, action_id, code, version)
+        if got == answer:
+            self.moved(game_id)
+            if move[2]:  # this card ended the deal (its review's AI line starts)
+                self.games.ended(game_id)
+        return Answer.load(got, card)
+
+
+def _card_of(rules: Any) -> Callable[[str], Any]:
+    return lambda code: rules.pack.cards[rules.card_id(code)]
+
+
+def _refusal(state: Any, seat: int, asked: int, version: int) -> Msg | None:
+    """Return why a seat may not act on a state at `version` answering `asked`, or None."""
+    if asked != version:
+        return Msg("stale version %(asked)d: the game is at version %(version)d",
+                   asked=asked, version=version)  # fmt: skip
+    if state.to_move is None:
+        return DEAL_OVER
+    if state.to_move != seat:
+        return NOT_YOUR_TURN
+    return None
+
+
+def make_router(games: Callable[[Request], Games], tables: Callable[[Request], Tables]
+                ) -> APIRouter:  # fmt: skip
+    """Return the seats' routes, reading the services from the request's app."""
+    router = APIRouter(prefix="/api")
+
+    @router.post("/games/{game_id}/seats/{seat}/invitation", status_code=201,
+                 response_model=Invitation,
+                 responses=errors_for(401, 403, 404, 409, 422, 503))  # fmt: skip
+    async def post_invitation(game_id: GameId, seat: SeatNumber, request: Request, auth: Auth
+                              ) -> JSONResponse:  # fmt: skip
+        """Open a seat of your deal to a friend (again: a new invitation; the old link, and
+        whoever took the seat with it, are refused from then on). The secret is shown once:
+        send it in the link's fragment (`/join/{id}/{seat}#secret`), which no server logs."""
+        live = await games(request).load(game_id, auth)
+        secret = await tables(request).invite(live.row, seat)
+        return reply({"seat": seat, "secret": secret}, 201)
+
+    @router.get("/games/{game_id}/seats", response_model=Seats,
+                responses=errors_for(401, 403, 404, 409, 422, 503))  # fmt: skip
+    async def get_seats(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
+        """List the seats of your deal you opened to friends, and whether each is taken."""
+        live = await games(request).load(game_id, auth)
+        opened = await asyncio.to_thread(tables(request).store.tables.seats, live.row.id)
+        return reply({"seats": [{"seat": s.seat, "taken": s.token_hash is not None}
+                                for s in opened]})  # fmt: skip
+
+    @router.post("/games/{game_id}/seats/{seat}", status_code=201, response_model=SeatTaken,
+                 responses=errors_for(400, 403, 404, 409, 422, 503))  # fmt: skip
+    async def take_seat(game_id: GameId, seat: SeatNumber, body: Secret, request: Request
+                        ) -> JSONResponse:  # fmt: skip
+        """Take the seat an invitation opened: its token, for the table's live connection
+        (403 a wrong secret, 409 the seat already taken)."""
+        token = await tables(request).take(game_id, seat, body.secret)
+        return reply({"seat": seat, "token": token}, 201)
+
+    return router

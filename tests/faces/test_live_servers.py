@@ -1,0 +1,246 @@
+"""Friends' tables over two real `tarocchi serve` processes on one real PostgreSQL: two
+partners connected to different processes play a whole deal, each seeing the other's
+cards; a process killed with SIGKILL loses no acknowledged action, and its player's
+reconnect to the other process resumes from the version it last saw."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection
+from websockets.sync.client import connect as ws_connect
+
+from tarocchi.web.driver import LEASE_ENV
+from tarocchi.web.store import Store
+from tests.conftest import Postgres, free_port, start_server, stop_server
+from tests.faces.test_live import Seat
+from tools.live import live_latency
+
+HUMANS = {0, 2}
+
+
+class Socket:
+    """A websockets client connection as the tests' Seat reads it."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+
+    def send_json(self, data: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(data))
+
+    def receive_json(self) -> Any:
+        return json.loads(self.ws.recv(timeout=60))
+
+
+LEASE_S = 3  # the servers' table lease: a dead process's tables wait this long
+
+
+@pytest.fixture
+def two_servers(
+    postgres: Postgres, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[list[str], list[Any], str]]:
+    """Yield the base URLs of two servers on one new database, their processes and the
+    database's URL."""
+    url = postgres.new_database()
+    ports = [free_port(), free_port()]
+    monkeypatch.setenv(LEASE_ENV, str(LEASE_S))
+    procs = [start_server(url, port, "--ai-workers", "1") for port in ports]
+    try:
+        yield [f"http://127.0.0.1:{p}" for p in ports], procs, url
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                stop_server(proc)
+
+
+def table(base: str, seed: int, level: str = "random") -> tuple[str, dict[int, str]]:
+    """Start a deal through a server with North opened and taken; return its id and the
+    two seats' tokens."""
+    res = httpx.post(f"{base}/api/games", json={"game": "piedicavallo", "level": level,
+                                                "seed": seed}, timeout=60)  # fmt: skip
+    assert res.status_code == 201, res.text
+    game_id, token = res.json()["id"], res.json()["token"]
+    opened = httpx.post(f"{base}/api/games/{game_id}/seats/2/invitation",
+                        headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+    taken = httpx.post(f"{base}/api/games/{game_id}/seats/2",
+                       json={"secret": opened.json()["secret"]})  # fmt: skip
+    assert taken.status_code == 201, taken.text
+    return game_id, {0: token, 2: taken.json()["token"]}
+
+
+def join(stack: contextlib.ExitStack, base: str, game_id: str, token: str,
+         since: int | None = None) -> Seat:  # fmt: skip
+    """Connect a seat to a server (closed with the stack)."""
+    url = base.replace("http:", "ws:") + f"/api/games/{game_id}/live"
+    return Seat(Socket(stack.enter_context(ws_connect(url))), token, since)
+
+
+def play(seats: dict[int, Seat], floor: int, turns: int | None = None) -> int:
+    """Play the humans' turns (their first legal card) to the end, or for a number of turns
+    and until South is to move; return the version both seats reached."""
+    n = 0
+    while True:
+        now = {s: seats[s].settle(HUMANS, floor) for s in seats}
+        assert len({m["version"] for m in now.values()}) == 1  # both see the same table
+        v = now[0]["view"]
+        if v["over"] or (turns is not None and n >= turns and v["to_move"] == 0):
+            return int(now[0]["version"])
+        mine = now[v["to_move"]]
+        answer = seats[v["to_move"]].act(f"a{floor}", mine["view"]["legal"][0], mine["version"])
+        assert answer["ok"], answer
+        floor, n = answer["version"], n + 1
+
+
+@pytest.mark.slow
+def test_partners_on_two_processes_play_a_deal(
+    two_servers: tuple[list[str], list[Any], str],
+) -> None:
+    (a, b), _, _ = two_servers
+    game_id, tokens = table(a, 21)
+    with contextlib.ExitStack() as stack:
+        seats = {0: join(stack, a, game_id, tokens[0]), 2: join(stack, b, game_id, tokens[2])}
+        play(seats, 0)
+        ends = [seats[s].last["view"] for s in seats]
+        assert ends[0]["over"] and ends[0]["result"] == ends[1]["result"]
+        # each saw the other's cards, as played, in the same order
+        plays = [[(c["seat"], c["card"]) for m in seats[s].got if m["type"] == "update"
+                  for e in m["events"] for c in e["changes"] if c["type"] == "play"]
+                 for s in seats]  # fmt: skip
+        assert plays[0] == plays[1] and {s for s, _ in plays[0]} == {0, 1, 2, 3}
+
+
+@pytest.mark.slow
+def test_a_killed_process_loses_no_acknowledged_action(
+    two_servers: tuple[list[str], list[Any], str],
+) -> None:
+    (a, b), procs, _ = two_servers
+    game_id, tokens = table(a, 22)
+    with contextlib.ExitStack() as stack:
+        south, north = join(stack, a, game_id, tokens[0]), join(stack, b, game_id, tokens[2])
+        mover = south.settle(HUMANS, play({0: south, 2: north}, 0, turns=3))
+        answer = south.act("last", mover["view"]["legal"][0], mover["version"])
+        assert answer["ok"]
+        stop_server(procs[0], signal.SIGKILL)  # South's process dies once the action is answered
+        with pytest.raises(ConnectionClosed):
+            while True:
+                south.next()
+        again = join(stack, b, game_id, tokens[0], since=south.last["version"])  # through B
+        assert again.last["type"] == "update" and again.last["version"] >= answer["version"]
+        # the acknowledged action is stored: its id answers as before, applying nothing
+        assert again.act("last", mover["view"]["legal"][0], mover["version"]) == answer
+        play({0: again, 2: north}, answer["version"])
+        assert again.last["view"]["over"]
+
+
+def leader(url: str, game_id: str) -> tuple[str, str] | None:
+    """Return the owner of a table's lease and when it runs out, if someone holds it."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT owner, lease_until FROM drivers WHERE game_id = %s",
+                           (game_id,)).fetchone()  # fmt: skip
+    return None if row is None else (str(row[0]), str(row[1]))
+
+
+@pytest.mark.slow
+def test_a_dead_processs_table_is_driven_by_another_once_its_lease_runs_out(
+    two_servers: tuple[list[str], list[Any], str],
+) -> None:
+    """South plays through A; A is killed while its AI (the hard level) thinks for East,
+    holding the table's lease; B, where North plays, waits for the lease to run out, then
+    plays East itself: North sees East's card, and not before the lease's end."""
+    (a, b), procs, url = two_servers
+    game_id, tokens = table(a, 23, "hard")
+    with contextlib.ExitStack() as stack:
+        south, north = join(stack, a, game_id, tokens[0]), join(stack, b, game_id, tokens[2])
+        floor = 0
+        while True:  # until A is caught holding the lease while the AI thinks for East
+            at = south.settle(HUMANS, floor)
+            assert not at["view"]["over"], "A always finished East's turn first"
+            if at["view"]["to_move"] == 2:
+                at = north.settle(HUMANS, floor)
+                floor = north.act(f"n{floor}", at["view"]["legal"][0], at["version"])["version"]
+                continue
+            floor = south.act(f"s{floor}", at["view"]["legal"][0], at["version"])["version"]
+            deadline = time.monotonic() + 2
+            while (held := leader(url, game_id)) is None and time.monotonic() < deadline:
+                time.sleep(0.005)
+            if held is not None:
+                stop_server(procs[0], signal.SIGKILL)
+                killed = time.time()
+                break
+        moved = north.settle(HUMANS, floor + 1)  # East's card, played through B
+        arrived = time.time()
+        assert moved["version"] > floor
+        runs_out = datetime.fromisoformat(held[1]).timestamp()
+        assert runs_out - 1 <= arrived <= max(runs_out, killed) + LEASE_S + 10
+        taken = leader(url, game_id)
+        assert taken is None or taken[0] != held[0]  # B's, or given back after its turn
+
+
+@pytest.mark.slow
+def test_the_live_bench_times_partners_on_two_processes(postgres: Postgres) -> None:
+    url = postgres.new_database()
+    with Store(url) as store:
+        store.upgrade()
+    report = live_latency("piedicavallo", url, tables=2, servers=2)
+    assert report["database"] == "postgresql" and report["servers"] == 2
+    # every human card of both deals timed (17 each, but the discards the dealer lays aside)
+    assert 2 * 2 * 14 <= report["cards"] <= 2 * 2 * 17
+    assert 0 < report["partner_ms_p50"] <= report["partner_ms_p95"] <= report["partner_ms_p99"]
+
+
+SERVE_LOGGING = """
+import sys, uvicorn
+from tarocchi.web.app import create_app
+uvicorn.run(create_app(sys.argv[1], ai_workers=1), port=int(sys.argv[2]), log_level="info",
+            ws="websockets")
+"""
+
+
+@pytest.mark.slow
+def test_secrets_and_tokens_never_reach_the_log(tmp_path: Path) -> None:
+    """A server logging every request (uvicorn's access log, at info): opening seats,
+    taking them and playing over the live connections leave the invitation secrets and the
+    tokens out of the log, which does name the requests."""
+    port = free_port()
+    log = tmp_path / "server.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SERVE_LOGGING, str(tmp_path / "games.sqlite3"), str(port)],
+            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        try:
+            for _ in range(600):
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).is_success:
+                        break
+                time.sleep(0.2)
+            base = f"http://127.0.0.1:{port}"
+            game_id, tokens = table(base, 24)
+            opened = httpx.post(f"{base}/api/games/{game_id}/seats/3/invitation",
+                                headers={"Authorization": f"Bearer {tokens[0]}"})  # fmt: skip
+            secret = opened.json()["secret"]
+            assert httpx.post(f"{base}/api/games/{game_id}/seats/3",
+                              json={"secret": secret + "x"}).status_code == 403  # fmt: skip
+            with contextlib.ExitStack() as stack:
+                seats = {s: join(stack, base, game_id, tokens[s]) for s in HUMANS}
+                play(seats, 0, turns=2)
+        finally:
+            stop_server(proc)
+    text = log.read_text()
+    assert f'POST /api/games/{game_id}/seats/3 HTTP/1.1" 403' in text  # requests are logged
+    assert "WebSocket /api/games/" in text
+    for secret_text in (secret, *tokens.values()):
+        assert secret_text not in text
