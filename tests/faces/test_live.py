@@ -18,8 +18,8 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from tarocchi.games import GAMES, game
+from tarocchi.games.replay import replay
 from tarocchi.views import to_json, view
-from tarocchi.web.api import rebuild
 from tests.conftest import BACKENDS, api_client, auth
 
 GAME = "piedicavallo"  # nothing is shown in it but the cards played: every other card hidden
@@ -189,7 +189,7 @@ def check_hidden(record: dict[str, Any], seat: int, messages: list[dict[str, Any
     for m in messages:
         if m["type"] not in ("state", "update") or m["view"]["over"]:
             continue  # at the end every hand is shown
-        state = rebuild(rules, record["seed"], log[: m["version"]])
+        state = replay(rules, record["seed"], log[: m["version"]])
         assert m["view"]["hand"] == [rules.pack.codes[c] for c in sorted(
             (c for c in range(rules.pack.size) if state.hands[seat] >> c & 1),
             key=rules.pack.sort_key)]  # fmt: skip
