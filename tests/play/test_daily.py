@@ -1,0 +1,127 @@
+"""The deal of the day: the keyed seed, the commitment, and verify's checks of a record."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from datetime import date
+from typing import Any
+
+import pytest
+
+from tarocchi import daily
+from tarocchi.bots import make_bot
+from tarocchi.games import game
+from tarocchi.match import DealLog
+from tarocchi.record import make_record
+
+KEY = bytes(range(32))
+DAY = date(2026, 12, 5)
+NAME = "piedicavallo"
+PINNED_SEED = 14970916153523457797  # seed_of(KEY, NAME, DAY) when the derivation was made
+
+
+def test_the_seed_is_the_keyed_hash_of_game_and_date() -> None:
+    seed = daily.seed_of(KEY, NAME, DAY)
+    # pinned: a change of the derivation would make every published commitment unverifiable
+    assert seed == PINNED_SEED
+    assert 0 <= seed < 2**64
+    others = {daily.seed_of(KEY, "minchiate", DAY), daily.seed_of(KEY, NAME, date(2026, 12, 6)),
+              daily.seed_of(bytes(32), NAME, DAY)}  # fmt: skip
+    assert seed not in others and len(others) == 3
+
+
+def test_the_commitment_names_game_date_and_seed() -> None:
+    seed = daily.seed_of(KEY, NAME, DAY)
+    text = f"tarocchi daily commitment v1\ngame={NAME}\ndate=2026-12-05\nseed={seed}\n"
+    assert daily.commitment(NAME, DAY, seed) == hashlib.sha256(text.encode()).hexdigest()
+    assert daily.commitment(NAME, DAY, seed + 1) != daily.commitment(NAME, DAY, seed)
+    assert daily.commitment("ottocento", DAY, seed) != daily.commitment(NAME, DAY, seed)
+
+
+def test_verify_checks_the_seed_against_its_commitment() -> None:
+    seed = daily.seed_of(KEY, NAME, DAY)
+    published = daily.commitment(NAME, DAY, seed)
+    done = daily.verify(NAME, DAY, seed, published.upper())
+    assert (done.seed, done.dealer, done.ai_actions) == (seed, game(NAME).deal(seed).dealer, 0)
+    with pytest.raises(daily.VerifyError, match="does not match the commitment"):
+        daily.verify(NAME, DAY, seed ^ 1, published)
+    with pytest.raises(daily.VerifyError, match="does not match the commitment"):
+        daily.verify(NAME, date(2026, 12, 4), seed, published)
+    with pytest.raises(daily.VerifyError, match="unknown game"):
+        daily.verify("scopa", DAY, seed, published)
+
+
+def played(seed: int, swap_at: int | None = None) -> dict[str, Any]:
+    """Return the record of the day's deal with South played by the heuristic and the AI
+    seats by `daily.answers`; with swap_at, the AI action at that index is replaced by
+    another legal one and the deal finished by the heuristic in every seat."""
+    rules = game(NAME)
+    state = rules.deal(seed)
+    log = DealLog(rules, seed, state, ("human", "normal", "normal", "normal"))
+    anyone = make_bot("heuristic", rules, 1)
+    while state.to_move is not None:
+        index = len(log.actions)
+        if state.to_move == daily.HUMAN or (swap_at is not None and index > swap_at):
+            moves = [(state.to_move, anyone.choose(rules.view(state, state.to_move)))]
+        else:  # the AI's whole run, as the server plays it, up to the swapped action
+            moves, before = [], state
+            for step in daily.answers(rules, seed, state, index):
+                if index + len(moves) == swap_at:
+                    other = next(x for x in rules.legal_actions(before) if x != step.action)
+                    moves.append((step.seat, other))
+                    break
+                moves.append((step.seat, step.action))
+                before = step.state
+        for seat, a in moves:
+            log.actions.append((seat, a))
+            state = rules.apply(state, a)
+    log.final = state
+    return make_record(log)
+
+
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    return played(daily.seed_of(KEY, NAME, DAY))
+
+
+def test_verify_replays_a_record_every_ai_action_checked(record: dict[str, Any]) -> None:
+    seed = record["seed"]
+    published = daily.commitment(NAME, DAY, seed)
+    done = daily.verify(NAME, DAY, seed, published, record)
+    ai = sum(1 for a in record["actions"] if a["seat"] != daily.HUMAN)
+    assert done.ai_actions == ai > 30
+
+
+def test_verify_names_the_first_ai_action_that_does_not_follow(record: dict[str, Any]) -> None:
+    seed = record["seed"]
+    rules = game(NAME)
+    # the first AI action with a choice after South's first: swapped for another legal card
+    state, at = rules.deal(seed), None
+    for i, entry in enumerate(record["actions"]):
+        south_played = any(e["seat"] == 0 for e in record["actions"][:i])
+        if entry["seat"] != 0 and south_played and len(rules.legal_actions(state)) > 1:
+            at = i
+            break
+        state = rules.apply(state, rules.parse_action(entry["action"]))
+    assert at is not None
+    forged = played(seed, swap_at=at)
+    published = daily.commitment(NAME, DAY, seed)
+    with pytest.raises(daily.VerifyError, match=rf"^action {at + 1} \(.* by seat \d\) does not"):
+        daily.verify(NAME, DAY, seed, published, forged)
+
+
+def test_verify_refuses_another_deal_or_a_tampered_record(record: dict[str, Any]) -> None:
+    seed = record["seed"]
+    published = daily.commitment(NAME, DAY, seed)
+    other = copy.deepcopy(record)
+    other["daily"] = {"game": NAME, "date": "2026-12-04"}
+    with pytest.raises(daily.VerifyError, match="says it is the deal of the day"):
+        daily.verify(NAME, DAY, seed, published, other)
+    with pytest.raises(daily.VerifyError, match="not the deal of ottocento"):
+        ottocento = daily.commitment("ottocento", DAY, seed)
+        daily.verify("ottocento", DAY, seed, ottocento, record)
+    bad = copy.deepcopy(record)
+    bad["result"]["ns"] += 1
+    with pytest.raises(daily.VerifyError, match="stored result"):
+        daily.verify(NAME, DAY, seed, published, bad)
