@@ -1,4 +1,4 @@
-"""The `tarocchi` command: serve, db, play, arena, bots, bench, replay, review."""
+"""The `tarocchi` command: serve, db, play, arena, bots, bench, replay, review, verify."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +129,19 @@ COMMANDS: dict[str, tuple[str, tuple[Option, ...]]] = {
         opt("--json", action="store_true", help="print the review as JSON"),
         lang_option("of the review"),
     )),
+    "verify": ("check a revealed deal of the day against its commitment, and a record of it", (
+        GAME,
+        opt("date", help="the day, YYYY-MM-DD (UTC)"),
+        opt("--server", default=None, metavar="URL",
+            help="take the seed and the commitment the server published (e.g. "
+            "http://127.0.0.1:8000)"),
+        opt("--seed", type=int, default=None, help="the revealed seed (without --server)"),
+        opt("--commitment", default=None, metavar="HEX",
+            help="the commitment published before the day (without --server)"),
+        opt("--record", type=Path, default=None, metavar="FILE",
+            help="a record of that day's deal: check that every AI action followed from the "
+            "deal and the play"),
+    )),
 }  # fmt: skip
 
 
@@ -220,6 +234,8 @@ def run(args: argparse.Namespace) -> int:
         return replay_file(args.file)
     if args.command == "review":
         return review_file(args)
+    if args.command == "verify":
+        return verify_daily(args)
     raise AssertionError(args.command)
 
 
@@ -376,6 +392,57 @@ def review_file(args: argparse.Namespace) -> int:
         return 1
     print(json.dumps(to_json(done, tr)) if args.json else describe_review(done, tr))
     return 0
+
+
+def verify_daily(args: argparse.Namespace) -> int:
+    """Check a day's revealed seed against its commitment (from --server, or given) and a
+    record of the deal if given; return 0 only when everything checks, 2 for bad options."""
+    from tarocchi import daily
+    from tarocchi.record import load
+
+    def fail(why: str, status: int = 1) -> int:
+        print(f"tarocchi verify: {why}", file=sys.stderr)
+        return status
+
+    try:
+        day = date.fromisoformat(args.date)
+    except ValueError:
+        return fail(f"{args.date!r} is not a date YYYY-MM-DD", 2)
+    if (args.server is None) == (args.seed is None or args.commitment is None):
+        return fail("give either --server URL or both --seed and --commitment", 2)
+    seed, published = args.seed, args.commitment
+    try:
+        if args.server is not None:
+            seed, published = published_seed(args.server, args.game, day)
+        record = None if args.record is None else load(args.record)
+        done = daily.verify(args.game, day, seed, published, record)
+    except (OSError, ValueError) as e:  # the server, the record file, or what verify found
+        return fail(str(e))
+    print(f"{args.game} {day}: the seed {done.seed} matches the commitment {published}; it "
+          f"deals {done.dealer} as the dealer.")  # fmt: skip
+    if record is not None:
+        print(f"{args.record}: the deal of the day, replayed: its {done.ai_actions} AI actions "
+              "all follow from the deal and the play.")  # fmt: skip
+    return 0
+
+
+def published_seed(server: str, game_name: str, day: date) -> tuple[int, str]:
+    """Return the revealed seed and the commitment a server published for a game and day
+    (ValueError while the seed is not revealed, OSError when the server cannot answer)."""
+    import urllib.error
+    import urllib.request
+
+    url = f"{server.rstrip('/')}/api/daily/{game_name}/{day.isoformat()}"
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            data = json.load(answer)
+    except urllib.error.HTTPError as e:
+        raise ValueError(f"{url}: {e.code} {e.reason}") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{url}: not JSON: {e}") from None
+    if data.get("seed") is None:
+        raise ValueError(f"the seed of {game_name} on {day} is not revealed yet")
+    return int(data["seed"]), str(data["commitment"])
 
 
 if __name__ == "__main__":

@@ -5,15 +5,17 @@ from __future__ import annotations
 import copy
 import hashlib
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tarocchi import daily
 from tarocchi.bots import make_bot
+from tarocchi.cli import main
 from tarocchi.games import game
 from tarocchi.match import DealLog
-from tarocchi.record import make_record
+from tarocchi.record import make_record, save
 
 KEY = bytes(range(32))
 DAY = date(2026, 12, 5)
@@ -125,3 +127,28 @@ def test_verify_refuses_another_deal_or_a_tampered_record(record: dict[str, Any]
     bad["result"]["ns"] += 1
     with pytest.raises(daily.VerifyError, match="stored result"):
         daily.verify(NAME, DAY, seed, published, bad)
+
+
+def test_the_verify_command(
+    record: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seed = record["seed"]
+    published = daily.commitment(NAME, DAY, seed)
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    save(record, good)
+    forged = copy.deepcopy(record)
+    forged["seed"] = seed ^ 1
+    save(forged, bad)
+    given = ["verify", NAME, "2026-12-05", "--seed", str(seed), "--commitment", published]
+    assert main([*given, "--record", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert f"the seed {seed} matches the commitment" in out
+    ai = sum(1 for a in record["actions"] if a["seat"] != daily.HUMAN)
+    assert f"its {ai} AI actions all follow" in out
+    assert main([*given, "--record", str(bad)]) == 1
+    assert "is not the deal of piedicavallo" in capsys.readouterr().err
+    assert main(["verify", NAME, "2026-12-04", "--seed", str(seed), "--commitment", published]) == 1
+    assert "does not match the commitment" in capsys.readouterr().err
+    assert main(["verify", NAME, "2026-12-05", "--seed", str(seed)]) == 2
+    assert main(["verify", NAME, "5 Dec", "--seed", str(seed), "--commitment", published]) == 2
+    assert "not a date" in capsys.readouterr().err
