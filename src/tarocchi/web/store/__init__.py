@@ -21,7 +21,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -31,6 +31,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc
 
 from tarocchi.web.store import postgresql, sqlite
+from tarocchi.web.store.daily import DailyStore
 from tarocchi.web.store.notify import Hub, Watch
 from tarocchi.web.store.reviews import ReviewStore
 from tarocchi.web.store.schema import games
@@ -85,6 +86,7 @@ class GameRow:
     started_at: str
     seed_chosen: bool = False  # the client asked for this seed (its deal can be known)
     practice: str | None = None  # a practice deal's start, as JSON (see schema.games)
+    daily: str | None = None  # the deal of the day's game: its date and whether it is scored
 
 
 class Store:
@@ -101,6 +103,7 @@ class Store:
         else:
             self.engine = sqlite.engine(self.url)
         self.reviews = ReviewStore(self._run, self.url.get_backend_name())
+        self.daily = DailyStore(self._run, self._atomic, self.url.get_backend_name())
 
     def __str__(self) -> str:
         return self.url.render_as_string(hide_password=True)
@@ -124,6 +127,10 @@ class Store:
             if e.connection_invalidated:
                 raise StoreUnavailable(str(e).splitlines()[0]) from e
             raise
+
+    def _atomic(self, work: Callable[[sa.Connection], T]) -> T:
+        """Run work of several statements in one transaction (see _run)."""
+        return self._run(work, **self._backend().MIGRATION)
 
     def _once(self, work: Callable[[sa.Connection], T], options: dict[str, str]) -> T:
         with self.engine.connect() as conn, conn.execution_options(**options).begin():
@@ -169,23 +176,29 @@ class Store:
 
     def create(self, row: GameRow) -> None:
         """Insert a new game."""
-        values = {
-            "id": row.id, "token_hash": row.token_hash, "game": row.game, "seed": _signed(row.seed),
-            "level": row.level, "actions": _dump(row.actions), "version": row.version,
-            "over": row.over, "started_at": row.started_at, "updated_at": row.started_at,
-            "seed_chosen": row.seed_chosen,
-        }  # fmt: skip
-        if row.practice is not None:  # (other games leave it NULL, as a store before 0005 did)
-            values["practice"] = row.practice
-        self._run(lambda conn: conn.execute(games.insert().values(values)))
+        self._run(lambda conn: conn.execute(games.insert().values(_values(row))))
         self._changed(row.id, row.version)
+
+    def create_daily(self, row: GameRow, day: str, player: str) -> GameRow:
+        """Insert a game of the deal of the day with its try, scored if the player has no
+        scored try that day (else practice), in one transaction; return the row stored."""
+
+        def work(conn: sa.Connection) -> GameRow:
+            scored = self.daily.claim(conn, row.id, row.game, day, player, row.started_at)
+            made = replace(row, daily=json.dumps({"date": day, "scored": scored}))
+            conn.execute(games.insert().values(_values(made)))
+            return made
+
+        made = self._atomic(work)
+        self._changed(row.id, row.version)
+        return made
 
     def get(self, game_id: str) -> GameRow | None:
         """Return a stored game, or None."""
         query = sa.select(
             games.c.id, games.c.token_hash, games.c.game, games.c.seed, games.c.level,
             games.c.actions, games.c.version, games.c.over, games.c.started_at, games.c.seed_chosen,
-            games.c.practice,
+            games.c.practice, games.c.daily,
         ).where(games.c.id == game_id)  # fmt: skip
         r = self._run(lambda conn: conn.execute(query).first())
         if r is None:
@@ -193,7 +206,7 @@ class Store:
         actions = tuple((int(s), str(a)) for s, a in json.loads(r.actions))
         return GameRow(
             r.id, r.token_hash, r.game, r.seed % SEED_SPAN, r.level, actions, r.version, r.over,
-            r.started_at, r.seed_chosen, r.practice,
+            r.started_at, r.seed_chosen, r.practice, r.daily,
         )  # fmt: skip
 
     def update(
@@ -203,14 +216,24 @@ class Store:
         actions: tuple[tuple[int, str], ...],
         over: bool,
         now: str,
+        then: Callable[[sa.Connection], None] | None = None,
     ) -> bool:
-        """Store a longer action log if the stored version is still the expected one."""
+        """Store a longer action log if the stored version is still the expected one (and
+        then, in the same transaction, what `then` writes)."""
         query = (
             games.update()
             .where(games.c.id == game_id, games.c.version == expected_version)
             .values(actions=_dump(actions), version=len(actions), over=over, updated_at=now)
         )
-        done = self._run(lambda conn: conn.execute(query).rowcount == 1)
+
+        def work(conn: sa.Connection) -> bool:
+            if conn.execute(query).rowcount != 1:
+                return False
+            if then is not None:
+                then(conn)
+            return True
+
+        done = self._atomic(work) if then is not None else self._run(work)
         if done:
             self._changed(game_id, len(actions))
         return done
@@ -272,6 +295,21 @@ class Store:
     def _changed(self, game_id: str, version: int) -> None:
         if self.listener is None:  # PostgreSQL's trigger tells every process, this one too
             self.hub.publish(game_id, version)
+
+
+def _values(row: GameRow) -> dict[str, Any]:
+    """Return the columns of a new game's row."""
+    values = {
+        "id": row.id, "token_hash": row.token_hash, "game": row.game, "seed": _signed(row.seed),
+        "level": row.level, "actions": _dump(row.actions), "version": row.version,
+        "over": row.over, "started_at": row.started_at, "updated_at": row.started_at,
+        "seed_chosen": row.seed_chosen,
+    }  # fmt: skip
+    # (other games leave them NULL, as a store before 0005 and 0007 did)
+    for column in ("practice", "daily"):
+        if getattr(row, column) is not None:
+            values[column] = getattr(row, column)
+    return values
 
 
 def _signed(seed: int) -> int:

@@ -23,6 +23,8 @@ games = sa.Table(
     # a practice deal's start: JSON {"from": game id, "action": its place, "margin": the
     # original deal's final margin for South's team}; NULL for any other game
     sa.Column("practice", sa.Text),
+    # the deal of the day's game: JSON {"date": ISO date, "scored": whether it counts}
+    sa.Column("daily", sa.Text),
 )
 
 # one row per finished game (its South seat): the AI on South's cards, computed when the deal
@@ -44,4 +46,46 @@ reviews = sa.Table(
     sa.Column("lease_until", sa.Text),  # ISO 8601 UTC
     sa.Column("created_at", sa.Text, nullable=False),
     sa.Column("updated_at", sa.Text, nullable=False),
+)
+
+# the deal of the day (tarocchi.daily, web/store/daily.py): the one key its seeds come from
+# (row 1, made by the first process that needs it), the commitment published per game and
+# day, every try (one scored per player a day: a unique index over the scored rows) and per
+# scored try South's choices by position (a hash of the action log before each)
+daily_keys = sa.Table(
+    "daily_keys",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("key", sa.Text, nullable=False),  # hex; never logged, never sent
+    sa.Column("created_at", sa.Text, nullable=False),
+)
+daily = sa.Table(
+    "daily",
+    metadata,
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("day", sa.Text, primary_key=True),  # ISO date, UTC
+    sa.Column("commitment", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Text, nullable=False),
+)
+daily_tries = sa.Table(
+    "daily_tries",
+    metadata,
+    sa.Column("game_id", sa.Text, primary_key=True),  # kept after its game is deleted
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("day", sa.Text, nullable=False),
+    sa.Column("player_id", sa.Text, nullable=False),
+    sa.Column("scored", sa.Boolean, nullable=False),
+    sa.Column("margin", sa.Float),  # South's team's final margin, once over
+    sa.Column("created_at", sa.Text, nullable=False),
+    sa.Column("finished_at", sa.Text),
+)
+daily_choices = sa.Table(
+    "daily_choices",
+    metadata,
+    sa.Column("game_id", sa.Text, primary_key=True),
+    sa.Column("decision", sa.Integer, primary_key=True),  # South's k-th decision
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("day", sa.Text, nullable=False),
+    sa.Column("position", sa.Text, nullable=False),
+    sa.Column("action", sa.Text, nullable=False),
 )
