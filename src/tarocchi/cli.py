@@ -72,6 +72,10 @@ COMMANDS: dict[str, tuple[str, tuple[Option, ...]]] = {
         opt("--level", default="normal", choices=sorted(LEVELS),
             help="how well the AI players play"),
         lang_option("to play in"),
+        opt("--daily", default=None, metavar="DATE",
+            help="play a past day's deal of the day (YYYY-MM-DD), its seed revealed by --server "
+            "and checked against its commitment; practice"),
+        opt("--server", default=None, metavar="URL", help="the site of --daily's deal"),
     )),
     "arena": ("duplicate match between two bots", (
         GAME,
@@ -185,7 +189,9 @@ def run(args: argparse.Namespace) -> int:
         from tarocchi.terminal import play_terminal
 
         lang = args.lang or from_environment()
-        return play_terminal(args.game, args.seed, args.level, sys.stdin, sys.stdout, lang)
+        if args.daily is None:
+            return play_terminal(args.game, args.seed, args.level, sys.stdin, sys.stdout, lang)
+        return play_daily(args, lang)
     if args.command == "arena":
         from tarocchi.arena import run as run_arena
 
@@ -424,6 +430,26 @@ def verify_daily(args: argparse.Namespace) -> int:
         print(f"{args.record}: the deal of the day, replayed: its {done.ai_actions} AI actions "
               "all follow from the deal and the play.")  # fmt: skip
     return 0
+
+
+def play_daily(args: argparse.Namespace, lang: str) -> int:
+    """Play a past day's deal of the day in the terminal, its seed fetched from --server and
+    checked against the commitment published before the day; return the exit status."""
+    from tarocchi import daily
+    from tarocchi.terminal import play_terminal
+
+    if args.server is None:
+        print("tarocchi play: --daily needs --server URL (the site reveals the seed)",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    try:
+        day = date.fromisoformat(args.daily)
+        seed, published = published_seed(args.server, args.game, day)
+        daily.verify(args.game, day, seed, published)
+    except (OSError, ValueError) as e:
+        print(f"tarocchi play: {e}", file=sys.stderr)
+        return 1
+    return play_terminal(args.game, seed, daily.LEVEL, sys.stdin, sys.stdout, lang, day)
 
 
 def published_seed(server: str, game_name: str, day: date) -> tuple[int, str]:

@@ -12,9 +12,11 @@ from __future__ import annotations
 import random
 import textwrap
 from collections.abc import Iterable
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from tarocchi import daily
 from tarocchi.bots import make_bot
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TEAMS, TRUMPS, bits, team_of
 from tarocchi.games import game
@@ -179,9 +181,16 @@ class Narrator:
 
 
 def play_terminal(
-    game_name: str, seed: int | None, level: str, inp: TextIO, out: TextIO, lang: str = "en"
+    game_name: str,
+    seed: int | None,
+    level: str,
+    inp: TextIO,
+    out: TextIO,
+    lang: str = "en",
+    day: date | None = None,
 ) -> int:
-    """Play one deal with the human as South, speaking lang; return the exit status."""
+    """Play one deal with the human as South, speaking lang; return the exit status. With a
+    day, the seed is that day's revealed deal of the day, its AI answering as on the site."""
     rules = game(game_name)
     tr = translator(lang)
     _ = tr.gettext
@@ -195,24 +204,36 @@ def play_terminal(
     state = rules.deal(seed)
     narrator = Narrator(rules, out, tr, state)
     say = narrator.say
-    say(
-        _("%(game)s, deal %(seed)d. You are South; North, opposite you, is your AI partner.")
-        % {"game": rules.title, "seed": seed}
-    )
+    if day is None:
+        say(
+            _("%(game)s, deal %(seed)d. You are South; North, opposite you, is your AI partner.")
+            % {"game": rules.title, "seed": seed}
+        )
+    else:  # the AI seats answer as the site's did that day, each made at each answer
+        said = {"game": rules.title, "date": day}
+        say(_("%(game)s, the deal of the day of %(date)s, as practice. You are South; North, "
+              "opposite you, is your AI partner.") % said)  # fmt: skip
+        level = daily.LEVEL
     dealer, leader = seat_label(state.dealer, tr), seat_label((state.dealer + 1) % 4, tr)
     say(_("%(dealer)s deals; %(leader)s leads first.") % {"dealer": dealer, "leader": leader})
     say(_("Type 'help' for commands.") + "\n")
     narrator.told(changes(None, narrator.last, tr))  # what the deal shows before anyone acts
     log = DealLog(rules, seed, state, ("human", level, level, level))
     while True:
-        for taken in advance(rules, narrator.state, bots):
+        if day is None:
+            steps = advance(rules, narrator.state, bots)
+        else:
+            steps = daily.answers(rules, seed, narrator.state, len(log.actions))
+        for taken in steps:
             narrator.follow(taken.action)
             log.actions.append((taken.seat, taken.action))
         v = narrator.last
         if v.result is not None:
             say(describe_result(rules, v.result, tr))
             log.final = narrator.state
-            after_the_deal(log, inp, narrator)
+            extra = {} if day is None else {"daily": {"game": game_name, "date": str(day)},
+                                            "practice": {"from": None, "action": 0}}  # fmt: skip
+            after_the_deal(log, inp, narrator, extra)
             return 0
         action = ask(rules, narrator.state, v, inp, narrator)
         if action is None:
@@ -222,14 +243,17 @@ def play_terminal(
         log.actions.append((HUMAN, action))
 
 
-def after_the_deal(log: DealLog, inp: TextIO, narrator: Narrator) -> None:
-    """Offer the AI's review of the deal and saving its record, until another answer."""
+def after_the_deal(
+    log: DealLog, inp: TextIO, narrator: Narrator, extra: dict[str, Any] | None = None
+) -> None:
+    """Offer the AI's review of the deal and saving its record (with extra fields), until
+    another answer."""
     from tarocchi.record import make_record, save
     from tarocchi.review import review
 
     tr = narrator.tr
     _ = tr.gettext
-    record = make_record(log)
+    record = make_record(log) | (extra or {})
     narrator.say(
         "\n"
         + _(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import io
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,8 @@ from tarocchi.bots import make_bot
 from tarocchi.cli import main
 from tarocchi.games import game
 from tarocchi.match import DealLog
-from tarocchi.record import make_record, save
+from tarocchi.record import load, make_record, save
+from tarocchi.terminal import play_terminal
 
 KEY = bytes(range(32))
 DAY = date(2026, 12, 5)
@@ -152,3 +154,25 @@ def test_the_verify_command(
     assert main(["verify", NAME, "2026-12-05", "--seed", str(seed)]) == 2
     assert main(["verify", NAME, "5 Dec", "--seed", str(seed), "--commitment", published]) == 2
     assert "not a date" in capsys.readouterr().err
+
+
+def test_the_terminal_plays_a_revealed_day_as_the_site_did(tmp_path: Path) -> None:
+    """`tarocchi play GAME --daily DATE`'s deal: its AI answers as verify expects."""
+    seed = daily.seed_of(KEY, NAME, DAY)
+    saved = tmp_path / "mine.json"
+    rules, state, mine = game(NAME), game(NAME).deal(seed), 0
+    while state.to_move is not None:  # South's decisions when it plays its first legal one
+        if state.to_move == daily.HUMAN:
+            state, mine = rules.apply(state, rules.view(state, 0).legal[0]), mine + 1
+        else:
+            *_, last = daily.answers(rules, seed, state, 0)
+            state = last.state
+    out = io.StringIO()
+    inp = io.StringIO("1\n" * mine + f"save {saved}\n")
+    assert play_terminal(NAME, seed, "easy", inp, out, "en", DAY) == 0
+    assert "the deal of the day of 2026-12-05, as practice" in out.getvalue()
+    record = load(saved)
+    assert record["daily"] == {"game": NAME, "date": "2026-12-05"}
+    assert record["practice"] == {"from": None, "action": 0}
+    done = daily.verify(NAME, DAY, seed, daily.commitment(NAME, DAY, seed), record)
+    assert done.ai_actions == sum(1 for a in record["actions"] if a["seat"] != 0)
