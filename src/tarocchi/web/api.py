@@ -16,6 +16,7 @@ models of `tarocchi.web.models`.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import re
 import secrets
@@ -24,6 +25,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, HTTPException, Path, Request, Security
@@ -31,6 +33,7 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
+from tarocchi import daily
 from tarocchi.bots import LEVELS
 from tarocchi.cards import team_of
 from tarocchi.games import GAMES, game
@@ -62,6 +65,8 @@ DEFAULT_LEVEL = "normal"
 NOT_YOUR_TURN = Msg("it is not your turn")
 CHANGED = Msg("the game changed meanwhile; reload it")
 NOT_OVER = Msg("the deal is not over yet")
+# a record holds its seed, which tells everyone's deal of the day until the day is over
+UNREVEALED = Msg("the deal of the day's record is given once the day is over")
 CACHE_SIZE = 4096  # live states kept in memory; others are rebuilt from the log on demand
 SEED_BITS = 64  # a drawn seed: nobody can choose it, nor find it from South's hand
 # the search levels, and the bot that stands in for them when every AI worker is busy
@@ -148,6 +153,17 @@ def ai_turns(
     bot = SHORT if short and level in SEARCH_LEVELS else LEVELS[level]
     bots = table_bots(rules, [bot] * 4, seed, (1, 2, 3), len(actions))
     return [(move.seat, rules.action_code(move.action)) for move in advance(rules, state, bots)]
+
+
+def daily_turns(
+    game_name: str, seed: int, actions: tuple[tuple[int, str], ...]
+) -> list[tuple[int, str]]:
+    """Play the AI seats of a deal of the day until South must act or the deal ends (in a
+    worker process): the normal level unclocked, so every player meets the same answers."""
+    rules = game(game_name)
+    state = rebuild(rules, seed, actions)
+    steps = daily.answers(rules, seed, state, len(actions))
+    return [(move.seat, rules.action_code(move.action)) for move in steps]
 
 
 def hint_for(
@@ -268,22 +284,43 @@ class Games:
     ) -> tuple[Live, str, list[dict[str, Any]]]:
         """Start a game and let the AI act up to South's first decision."""
         self.limit("create", client)
-        level = body.level or DEFAULT_LEVEL
         chosen = body.seed is not None
         seed = body.seed if body.seed is not None else secrets.randbits(SEED_BITS)
+        return await self.start(body.game, seed, body.level or DEFAULT_LEVEL, chosen, client, tr)
+
+    async def start(
+        self,
+        game_name: str,
+        seed: int,
+        level: str,
+        chosen: bool,
+        client: str,
+        tr: Translator,
+        save: Callable[[GameRow], GameRow] | None = None,
+    ) -> tuple[Live, str, list[dict[str, Any]]]:
+        """Deal a new game, let the AI act up to South's first decision and store it (by
+        save, which returns the row stored; a deal of the day's AI plays its own way)."""
         token = secrets.token_urlsafe(24)
-        stamp = now()
-        row = GameRow(secrets.token_urlsafe(12), token_hash(token), body.game, seed, level, (),
-                      0, False, stamp, chosen)  # fmt: skip
-        rules = game(body.game)
+        row = GameRow(secrets.token_urlsafe(12), token_hash(token), game_name, seed, level, (),
+                      0, False, now(), chosen)  # fmt: skip
+        rules = game(game_name)
         state = rules.deal(seed)
-        ai = await self.in_pool(client, row.id, ai_turns, row.game, seed, level, ())
+        if save is None:
+            ai = await self.in_pool(client, row.id, ai_turns, row.game, seed, level, ())
+        else:
+            ai = await self.in_pool(client, row.id, daily_turns, row.game, seed, (),
+                                    shortens=False)  # fmt: skip
         state, seen, events = tell(rules, state, view(state, HUMAN), ai, tr)
         row = replace(row, actions=tuple(ai), version=len(ai), over=rules.is_over(state))
-        await asyncio.to_thread(self.store.create, row)
+        row = await asyncio.to_thread(save or self.saved, row)
         live = Live(row, state, seen)
         self.remember(live)
         return live, token, events
+
+    def saved(self, row: GameRow) -> GameRow:
+        """Store a new game; return its row."""
+        self.store.create(row)
+        return row
 
     async def act(
         self, live: Live, body: Action, client: str, tr: Translator
@@ -319,12 +356,17 @@ class Games:
             raise HTTPException(409, CHANGED)
         self.acting.add(at)
         try:
-            ai = await self.in_pool(client, row.id, ai_turns, row.game, row.seed, row.level,
-                                    actions)  # fmt: skip
+            if row.daily is None:
+                ai = await self.in_pool(client, row.id, ai_turns, row.game, row.seed, row.level,
+                                        actions)  # fmt: skip
+            else:
+                ai = await self.in_pool(client, row.id, daily_turns, row.game, row.seed,
+                                        actions, shortens=False)  # fmt: skip
             state, seen, told = tell(rules, state, seen, ai, tr)
             actions = (*actions, *ai)
             over = rules.is_over(state)
-            stored = asyncio.to_thread(self.store.update, *at, actions, over, now())
+            then = self.finished_daily(row, actions, state) if over and row.daily else None
+            stored = asyncio.to_thread(self.store.update, *at, actions, over, now(), then)
             if not await stored:
                 raise HTTPException(409, CHANGED)
         finally:
@@ -334,6 +376,17 @@ class Games:
         if over:
             self.ended(row.id)
         return live, events + told
+
+    def finished_daily(
+        self, row: GameRow, actions: tuple[tuple[int, str], ...], final: Any
+    ) -> Callable[[Any], None]:
+        """Return the write of a deal of the day's try that ends: its margin and South's
+        choices, each at its position (a hash of the log before it), for the field."""
+        margin = game(row.game).result(final).margin(team_of(HUMAN))
+        choices = [(position(actions[:i]), code) for i, (seat, code) in enumerate(actions)
+                   if seat == HUMAN]  # fmt: skip
+        stamp = now()
+        return lambda conn: self.store.daily.finish(conn, row.id, margin, choices, stamp)
 
     async def hints(self, live: Live, client: str) -> list[dict[str, Any]]:
         """Rank South's legal actions (409 when South is not to act)."""
@@ -376,7 +429,17 @@ class Games:
         """Return the deal record once the deal is over (409 before)."""
         if not game(live.row.game).is_over(live.state):
             raise HTTPException(409, NOT_OVER)
+        if not is_revealed(live.row):
+            raise HTTPException(409, UNREVEALED)
         return record_of(live.row, live.state)
+
+
+def is_revealed(row: GameRow) -> bool:
+    """Return whether a game's seed may be told: any game's but a deal of the day's before
+    its day has ended (its seed would tell everyone's deal of the day)."""
+    if row.daily is None:
+        return True
+    return date.fromisoformat(json.loads(row.daily)["date"]) < datetime.now(UTC).date()
 
 
 def record_of(row: GameRow, final: Any) -> dict[str, Any]:
@@ -391,6 +454,11 @@ def record_of(row: GameRow, final: Any) -> dict[str, Any]:
     if row.practice:  # a practice deal: the deal and South's action it started from
         origin = json.loads(row.practice)
         record["practice"] = {"from": origin["from"], "action": origin["action"]}
+    if row.daily:  # the deal of the day: a second try is practice, from the start
+        day = json.loads(row.daily)
+        record["daily"] = {"game": row.game, "date": day["date"]}
+        if not day["scored"]:
+            record["practice"] = {"from": None, "action": 0}
     return record
 
 
@@ -430,9 +498,17 @@ def view_json(live: Live, tr: Translator, with_history: bool = False) -> dict[st
     data["title"] = rules.title
     if live.row.practice:  # where it started, and the original deal's margin to beat
         data["practice"] = json.loads(live.row.practice)
-    if data["over"]:
+    if live.row.daily:  # the deal of the day: its date, and whether this try counts
+        data["daily"] = json.loads(live.row.daily)
+    if data["over"] and is_revealed(live.row):
         data["seed"] = live.row.seed  # only once the deal is over: the seed tells every card
     return data
+
+
+def position(actions: Sequence[tuple[int, str]]) -> str:
+    """Return the key of a deal's position: a hash of the action log that led to it."""
+    text = json.dumps([list(a) for a in actions], separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def _keys(client: str, game_id: str) -> list[str]:

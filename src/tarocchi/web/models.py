@@ -403,3 +403,69 @@ STATUS = {
     431: "More than 100 request headers (over 16 KB of them: before the app, same body)",
     503: "The AI or the games' database is unavailable for a moment (see Retry-After)",
 }
+
+
+class DailyDay(BaseModel):
+    """A game's deal of the day: its commitment, published before the day, and its seed
+    once the day (UTC) is over."""
+
+    game: str
+    date: str
+    commitment: str = Field(description="SHA-256 (hex) of a text naming the game, date and seed")
+    seed: int | None = Field(description="the revealed seed; None until the day is over")
+
+
+class DailyIndex(BaseModel):
+    today: str
+    days: list[DailyDay] = Field(description="yesterday's (revealed), today's and tomorrow's")
+
+
+class DailyCreated(Created):
+    scored: bool = Field(description="whether this try counts: your day's first (else practice)")
+
+
+class Bar(BaseModel):
+    low: float = Field(description="the bar's margins from low, below low + width")
+    count: int
+    yours: bool
+
+
+class FieldChoice(BaseModel):
+    action: str
+    count: int
+    share: float = Field(description="of the scored tries that reached this position")
+    value: float | None = Field(description="the review's fair value (None until valued)")
+
+
+class FieldDecision(BaseModel):
+    index: int = Field(description="the action's place in the deal's log")
+    made: str
+    choices: list[FieldChoice]
+
+
+class DailyResults(BaseModel):
+    """Your scored try at a deal of the day among everyone's, once it is over."""
+
+    game: str
+    date: str
+    margin: float
+    tries: int = Field(description="the scored tries over so far, yours included")
+    matchpoints: float = Field(description="one per try you beat, a half per tie")
+    percentile: float
+    width: float = Field(description="the histogram's bar width")
+    bars: list[Bar]
+    par: float | None = Field(description="the AI's margin in your seat (None until played)")
+    values_pending: bool = Field(description="the review's values of the choices are to follow")
+    decisions: list[FieldDecision]
+
+
+class Standing(BaseModel):
+    rank: int
+    name: str | None = Field(description="the player's display name; None: anonymous")
+    margin: float
+
+
+class Standings(BaseModel):
+    game: str
+    date: str
+    standings: list[Standing]

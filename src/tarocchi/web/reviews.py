@@ -53,11 +53,13 @@ from tarocchi.views import history
 from tarocchi.web.api import (
     HUMAN,
     NOT_OVER,
+    UNREVEALED,
     Auth,
     Corrupt,
     GameId,
     Games,
     Live,
+    is_revealed,
     rebuild,
     record_of,
     reply,
@@ -291,6 +293,8 @@ def body(live: Live, rv: ReviewRow | None, tr: Translator) -> dict[str, Any]:
     out.update(status=rv.status, done=rv.done, total=rv.total)
     if rv.data:
         out["review"] = served(rv.data, tr.lang)
+        if not is_revealed(live.row):  # a deal of the day's seed, before its day is over
+            out["review"] = {k: v for k, v in out["review"].items() if k != "seed"}
     if rv.ai:
         ai = json.loads(rv.ai)
         yours = rules.result(live.state).margin(team_of(HUMAN))
@@ -393,6 +397,8 @@ def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request],
         live, rv = await finished(request, game_id, auth)
         if not rv.ai:
             raise HTTPException(409, Msg("the AI has not played your cards yet"))
+        if not is_revealed(live.row):  # its record holds the seed
+            raise HTTPException(409, UNREVEALED)
         tr = translator(language(request))
         data = await asyncio.to_thread(ai_deal, live.row, rv.ai, tr)
         return reply(data)

@@ -103,7 +103,7 @@ class Store:
         else:
             self.engine = sqlite.engine(self.url)
         self.reviews = ReviewStore(self._run, self.url.get_backend_name())
-        self.daily = DailyStore(self._run, self._atomic, self.url.get_backend_name())
+        self.daily = DailyStore(self._run, self.atomic, self.url.get_backend_name())
 
     def __str__(self) -> str:
         return self.url.render_as_string(hide_password=True)
@@ -128,7 +128,7 @@ class Store:
                 raise StoreUnavailable(str(e).splitlines()[0]) from e
             raise
 
-    def _atomic(self, work: Callable[[sa.Connection], T]) -> T:
+    def atomic(self, work: Callable[[sa.Connection], T]) -> T:
         """Run work of several statements in one transaction (see _run)."""
         return self._run(work, **self._backend().MIGRATION)
 
@@ -189,7 +189,7 @@ class Store:
             conn.execute(games.insert().values(_values(made)))
             return made
 
-        made = self._atomic(work)
+        made = self.atomic(work)
         self._changed(row.id, row.version)
         return made
 
@@ -233,7 +233,7 @@ class Store:
                 then(conn)
             return True
 
-        done = self._atomic(work) if then is not None else self._run(work)
+        done = self.atomic(work) if then is not None else self._run(work)
         if done:
             self._changed(game_id, len(actions))
         return done

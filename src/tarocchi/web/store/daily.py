@@ -93,6 +93,12 @@ class DailyStore:
 
         return str(self._atomic(work))
 
+    def commitment(self, game: str, day: str) -> str | None:
+        """Return the commitment published for a game's day, or None."""
+        query = sa.select(daily.c.commitment).where(daily.c.game == game, daily.c.day == day)
+        found = self._run(lambda conn: conn.execute(query).scalar())
+        return None if found is None else str(found)
+
     def claim(self, conn: sa.Connection, game_id: str, game: str, day: str, player: str,
               now: str) -> bool:  # fmt: skip
         """Insert a try in the caller's transaction, scored if the player has no scored try
@@ -130,21 +136,23 @@ class DailyStore:
         return None if r is None else Try(r.game_id, r.scored, r.margin)
 
     def rank(self, game: str, day: str, margin: float) -> Rank:
-        """Return a margin's rank among the day's scored, finished tries."""
+        """Return a margin's rank among the day's scored, finished tries (three counts of
+        the ranking index's ranges)."""
         t = daily_tries.c
-        beaten = sa.func.sum(sa.case((t.margin < margin, 1.0), else_=0.0))
-        tied = sa.func.sum(sa.case((t.margin == margin, 0.5), else_=0.0))
-        query = sa.select(sa.func.count(), beaten, tied).where(*_finished(game, day))
-        n, below, ties = self._run(lambda conn: conn.execute(query).one())
-        # a tie with itself is not a matchpoint: take its half back
-        return Rank(int(n), float(below or 0) + max(float(ties or 0) - 0.5, 0.0))
+        count = sa.select(sa.func.count()).select_from(daily_tries).where(*_finished(game, day))
+        queries = (count, count.where(t.margin < margin), count.where(t.margin == margin))
+        n, below, ties = self._run(lambda conn: [conn.execute(q).scalar_one() for q in queries])
+        # a tie with itself is not a matchpoint
+        return Rank(int(n), int(below) + max(int(ties) - 1, 0) / 2)
 
     def histogram(self, game: str, day: str) -> tuple[float, list[tuple[float, int]]]:
         """Return the bars of the day's scored margins: their width and (low end, count)
         of each bar with tries, low to high; integer widths, at most BARS bars."""
         t = daily_tries.c
-        span = sa.select(sa.func.min(t.margin), sa.func.max(t.margin)).where(*_finished(game, day))
-        low, high = self._run(lambda conn: conn.execute(span).one())
+        # each of min and max alone: one step down the ranking index
+        finished = _finished(game, day)
+        ends = [sa.select(f(t.margin)).where(*finished) for f in (sa.func.min, sa.func.max)]
+        low, high = self._run(lambda conn: [conn.execute(q).scalar() for q in ends])
         if low is None:
             return 1.0, []
         width = max(1, -(-int(high - low + 1) // BARS))
@@ -185,16 +193,10 @@ class DailyStore:
         )
         return [(str(p), float(m)) for p, m in self._run(lambda conn: conn.execute(query).all())]
 
-    def par(self, game: str, day: str) -> float | None:
-        """Return the AI's margin in South's seat on the day's deal (the AI line of a scored
-        try's review, the same for every try), or None before one is computed."""
-        t = daily_tries.c
-        query = (
-            sa.select(reviews.c.ai)
-            .join(daily_tries, reviews.c.game_id == t.game_id)
-            .where(t.game == game, t.day == day, t.scored, reviews.c.ai.is_not(None))
-            .limit(1)
-        )
+    def par(self, game_id: str) -> float | None:
+        """Return the AI's margin in South's seat on a try's deal (its review's AI line: for
+        a deal of the day the same for every try), or None before it is computed."""
+        query = sa.select(reviews.c.ai).where(reviews.c.game_id == game_id)
         ai = self._run(lambda conn: conn.execute(query).scalar())
         return None if ai is None else float(json.loads(ai)["margin"])
 

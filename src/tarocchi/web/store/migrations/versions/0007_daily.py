@@ -58,7 +58,9 @@ def upgrade() -> None:
         sa.Column("position", sa.Text, nullable=False),
         sa.Column("action", sa.Text, nullable=False),
     )
-    op.create_index("daily_choices_position", "daily_choices", ["game", "day", "position"])
+    # how the field chose: counted from the index alone (it holds the action)
+    op.create_index("daily_choices_position", "daily_choices",
+                    ["game", "day", "position", "action"])  # fmt: skip
 
 
 def downgrade() -> None:

@@ -1,0 +1,150 @@
+"""The deal of the day through the API on both backends: commitments published, one scored
+try per player a day (the second is practice and says so), the same AI answers to the same
+play, the results only after one's own scored try (rank, histogram, field's choices), no
+seed of today told anywhere, and a past day's seed revealed, verified and its standings."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tarocchi import daily
+from tarocchi.web.store import Store
+from tests.conftest import BACKENDS, api_client
+from tests.faces.test_api import auth
+
+NAME = "piedicavallo"
+COOKIE = "tarocchi_device"
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def client(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[TestClient]:
+    yield from api_client(request, tmp_path_factory, ai_workers=1)
+
+
+def store_of(client: TestClient) -> Store:
+    store: Store = client.app.state.games.store  # type: ignore[attr-defined]
+    return store
+
+
+def today() -> str:
+    return datetime.now(UTC).date().isoformat()
+
+
+class Player:
+    """A browser: its device cookie, and everything the API answered it."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.device: str | None = secrets.token_urlsafe(32)  # unknown: the server issues one
+        self.seen: list[str] = []
+
+    def call(self, method: str, url: str, **kwargs: Any) -> Any:
+        self.client.cookies.clear()
+        if self.device:
+            self.client.cookies.set(COOKIE, self.device)
+        res = self.client.request(method, url, **kwargs)
+        self.device = res.cookies.get(COOKIE) or self.device
+        self.seen.append(res.text)
+        return res
+
+    def start(self) -> dict[str, Any]:
+        res = self.call("POST", f"/api/daily/{NAME}")
+        assert res.status_code == 201, res.text
+        data: dict[str, Any] = res.json()
+        return data
+
+    def play(self, data: dict[str, Any], pick: int) -> dict[str, Any]:
+        """Play the try to its end, each time the legal action at `pick` (0 first, -1 last)."""
+        version, v = data["version"], data["view"]
+        while not v["over"]:
+            body = {"action": v["legal"][pick], "version": version}
+            res = self.call("POST", f"/api/games/{data['id']}/actions",
+                            headers=auth(data["token"]), json=body)  # fmt: skip
+            assert res.status_code == 200, res.text
+            version, v = res.json()["version"], res.json()["view"]
+        return v  # type: ignore[no-any-return]
+
+    def results(self) -> Any:
+        return self.call("GET", f"/api/daily/{NAME}/{today()}/results")
+
+
+@pytest.mark.slow
+def test_the_day_for_three_players(client: TestClient) -> None:
+    index = client.get("/api/daily").json()
+    days = {(d["game"], d["date"]): d for d in index["days"]}
+    tomorrow = (datetime.now(UTC).date() + timedelta(days=1)).isoformat()
+    assert index["today"] == today() and (NAME, today()) in days and (NAME, tomorrow) in days
+    assert all(d["seed"] is None for d in index["days"])  # no day before: nothing revealed
+    store = store_of(client)
+    seed = daily.seed_of(store.daily.key("now"), NAME, datetime.now(UTC).date())
+    assert days[(NAME, today())]["commitment"] == daily.commitment(
+        NAME, datetime.now(UTC).date(), seed
+    )
+    a, b, c = Player(client), Player(client), Player(client)
+    first = a.start()
+    assert first["scored"] and first["view"]["daily"] == {"date": today(), "scored": True}
+    b_first = b.start()
+    assert b_first["events"] == first["events"]  # the same deal, the same AI up to South
+    assert a.results().status_code == 409  # before one's scored try is over: nothing
+    assert b.results().status_code == 409
+    stranger = Player(client)
+    stranger.device = None  # no player at all
+    assert stranger.results().status_code == 401
+    end_a = a.play(first, 0)
+    assert "seed" not in end_a
+    record = a.call("GET", f"/api/games/{first['id']}/record", headers=auth(first["token"]))
+    assert record.status_code == 409  # the record holds the seed: not before the day is over
+    assert b.results().status_code == 409  # b's try is not over: a's margin stays hidden
+    mine = a.results().json()
+    assert (mine["tries"], mine["percentile"]) == (1, 100.0)
+    again = a.start()  # the second try of the day: practice
+    assert not again["scored"] and again["view"]["daily"]["scored"] is False
+    assert again["events"] == first["events"]
+    a.play(again, -1)
+    b.play(b_first, -1)
+    c.play(c.start(), 0)  # c plays a's way: the same AI answers, the same margin
+    got = a.results().json()
+    margin_a, margin_b = got["margin"], b.results().json()["margin"]
+    assert got["tries"] == 3  # a's practice is not ranked
+    assert c.results().json()["margin"] == margin_a
+    beaten = 1.0 if margin_a > margin_b else 0.0 if margin_a < margin_b else 0.5
+    assert got["matchpoints"] == beaten + 0.5  # c tied a
+    assert got["percentile"] == pytest.approx(100 * got["matchpoints"] / 2)
+    assert sum(bar["count"] for bar in got["bars"]) == 3
+    assert [bar["yours"] for bar in got["bars"]].count(True) == 1
+    opening = got["decisions"][0]
+    shares = {ch["action"]: ch["share"] for ch in opening["choices"]}
+    assert shares[opening["made"]] == pytest.approx(2 / 3)  # a and c; b chose otherwise
+    assert sum(shares.values()) == pytest.approx(1.0)
+    for p in (a, b, c):  # today's seed is in no answer any player got
+        assert not any(str(seed) in text for text in p.seen)
+
+
+def test_a_past_day_is_revealed_and_checks(client: TestClient) -> None:
+    store = store_of(client)
+    day = datetime.now(UTC).date() - timedelta(days=1)
+    seed = daily.seed_of(store.daily.key("now"), NAME, day)
+    assert client.get(f"/api/daily/{NAME}/{day}").status_code == 404  # never published
+    store.daily.publish(NAME, day.isoformat(), daily.commitment(NAME, day, seed), "then")
+    got = client.get(f"/api/daily/{NAME}/{day}").json()
+    assert got["seed"] == seed
+    assert daily.verify(NAME, day, got["seed"], got["commitment"]).seed == seed
+    page = client.get(f"/daily/{NAME}/{day}/verify")
+    assert page.status_code == 200 and "matches the commitment" in page.text
+    later = datetime.now(UTC).date() + timedelta(days=2)
+    assert client.get(f"/api/daily/{NAME}/{later}").status_code == 404
+    assert client.get(f"/api/daily/{NAME}/5-12-2026").status_code == 422
+    assert client.get(f"/api/daily/scopa/{day}").status_code == 422
+    assert client.get(f"/api/daily/{NAME}/{today()}/standings").status_code == 409
+    standings = client.get(f"/api/daily/{NAME}/{day}/standings").json()
+    assert standings == {"game": NAME, "date": day.isoformat(), "standings": []}
+    assert json.dumps(seed) not in client.get("/daily").text.split(str(day))[0]
