@@ -22,6 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 NAME = "piedicavallo"
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 360, "height": 640}
+VALUES = "ps => ps.map(p => Number(p.value))"
 
 
 def start(browser: Browser, base: str) -> Page:
