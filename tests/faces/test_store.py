@@ -140,12 +140,15 @@ def test_an_old_file_is_upgraded_in_place(tmp_path: Path) -> None:
             assert client.get(f"/api/games/{game_id}/record", headers=h).status_code == 200
     with sqlite3.connect(db) as raw:
         after = {r[0]: r for r in raw.execute("SELECT * FROM games")}
-        assert raw.execute("SELECT version_num FROM alembic_version").fetchall() == [("0005",)]
+        assert raw.execute("SELECT version_num FROM alembic_version").fetchall() == [("0006",)]
     for old in before:  # each stored log went on from where it was
         new = after[old[0]]
         assert new[:5] == old[:5] and json.loads(new[5])[: old[6]] == json.loads(old[5])
-        assert new[-2] == 0  # seed_chosen (0003): unknown for these, taken as drawn
-        assert new[-1] is None  # practice (0005): none of these started from another deal
+        assert new[-6] == 0  # seed_chosen (0003): unknown for these, taken as drawn
+        assert new[-5] is None  # practice (0005): none of these started from another deal
+        # (0006) nobody's; a deal played to its end here keeps its end, margin and result
+        played_on = len(json.loads(new[5])) > old[6]
+        assert new[-4] is None and (new[-1] in ("win", "draw", "loss")) == played_on
 
 
 # the table as the store made it once it kept seed_chosen, before the migrations came
@@ -161,14 +164,14 @@ CREATE TABLE games (
 
 def test_a_file_with_seed_chosen_is_adopted(tmp_path: Path) -> None:
     """A file whose table already has seed_chosen (and a 64-bit seed stored negative) goes
-    through 0001-0005 as it is: its games keep their seeds and their chosen flags."""
+    through 0001-0006 as it is: its games keep their seeds and their chosen flags."""
     db = tmp_path / "v1.sqlite3"
     with contextlib.closing(sqlite3.connect(db)) as raw, raw:
         raw.execute(V1_TABLE)
         raw.execute("INSERT INTO games VALUES ('a', 'h', 'piedicavallo', -1, 'normal', '[]', 0, "
                     f"0, '{T0}', '{T0}', 1)")  # fmt: skip
     with Store(db) as store:
-        assert store.upgrade() == "0005"
+        assert store.upgrade() == "0006"
         assert store.get("a") == replace(row("a"), seed=2**64 - 1, seed_chosen=True)
 
 
@@ -193,7 +196,7 @@ def test_concurrent_upgrades_of_a_new_database(db_url: str) -> None:
         subprocess.Popen([sys.executable, "-c", UPGRADE, db_url], stdout=subprocess.PIPE)
         for _ in range(3)
     ]
-    assert [p.communicate(timeout=60)[0].strip() for p in procs] == [b"0005"] * 3
+    assert [p.communicate(timeout=60)[0].strip() for p in procs] == [b"0006"] * 3
     with Store(db_url) as store:
         store.create(row("a"))
         assert store.count() == 1
@@ -347,7 +350,7 @@ def test_db_upgrade_and_serve_s_checks(
     db = tmp_path / "old.sqlite3"
     shutil.copy(DATA / "games-v0.sqlite3", db)
     assert main(["db", "upgrade", "--db", str(db)]) == 0
-    assert "revision 0005" in capsys.readouterr().out
+    assert "revision 0006" in capsys.readouterr().out
     with Store(db) as store:
         assert store.count() == 3
     assert main(["db", "upgrade", "--db", "postgresql://postgres@127.0.0.1:1/none"]) == 1

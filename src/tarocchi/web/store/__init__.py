@@ -9,9 +9,10 @@ processes they reach: no lock in a process is needed.
 One interface, two backends through SQLAlchemy Core: SQLite (a file path, the
 embedded default; sqlite.py) and PostgreSQL (a postgresql:// URL, for several
 server processes; postgresql.py); the reviews of finished games are in `reviews` (its
-rows go with their game's). The schema is Alembic's (migrations/); `upgrade`
-brings any database, a file from before the migrations included, to the current
-one. `watch` follows a game's changes, made by any process on PostgreSQL.
+rows go with their game's), the players and their devices in `players`. The schema is
+Alembic's (migrations/); `upgrade` brings any database, a file from before the
+migrations included, to the current one. `watch` follows a game's changes, made by any
+process on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from sqlalchemy import exc
 
 from tarocchi.web.store import postgresql, sqlite
 from tarocchi.web.store.notify import Hub, Watch
+from tarocchi.web.store.players import PlayerStore
 from tarocchi.web.store.reviews import ReviewStore
 from tarocchi.web.store.schema import games
 
@@ -85,6 +87,15 @@ class GameRow:
     started_at: str
     seed_chosen: bool = False  # the client asked for this seed (its deal can be known)
     practice: str | None = None  # a practice deal's start, as JSON (see schema.games)
+    player_id: str | None = None  # whose deal it is (None: anonymous)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a deal ended for South's team: its margin and win, draw or loss."""
+
+    margin: float
+    result: str
 
 
 class Store:
@@ -101,6 +112,8 @@ class Store:
         else:
             self.engine = sqlite.engine(self.url)
         self.reviews = ReviewStore(self._run, self.url.get_backend_name())
+        # (several statements in one transaction: a migration's options, a write lock)
+        self.players = PlayerStore(self._run, self._backend().MIGRATION)
 
     def __str__(self) -> str:
         return self.url.render_as_string(hide_password=True)
@@ -177,7 +190,20 @@ class Store:
         }  # fmt: skip
         if row.practice is not None:  # (other games leave it NULL, as a store before 0005 did)
             values["practice"] = row.practice
-        self._run(lambda conn: conn.execute(games.insert().values(values)))
+
+        def work(conn: sa.Connection) -> None:
+            if row.player_id is not None:  # a new deal supersedes the player's unfinished ones
+                values["player_id"] = row.player_id
+                conn.execute(
+                    games.update()
+                    .where(
+                        games.c.player_id == row.player_id, ~games.c.over, games.c.result.is_(None)
+                    )
+                    .values(result="left", finished_at=row.started_at)
+                )
+            conn.execute(games.insert().values(values))
+
+        self._run(work, **(self._backend().MIGRATION if row.player_id else {}))
         self._changed(row.id, row.version)
 
     def get(self, game_id: str) -> GameRow | None:
@@ -185,7 +211,7 @@ class Store:
         query = sa.select(
             games.c.id, games.c.token_hash, games.c.game, games.c.seed, games.c.level,
             games.c.actions, games.c.version, games.c.over, games.c.started_at, games.c.seed_chosen,
-            games.c.practice,
+            games.c.practice, games.c.player_id,
         ).where(games.c.id == game_id)  # fmt: skip
         r = self._run(lambda conn: conn.execute(query).first())
         if r is None:
@@ -193,7 +219,7 @@ class Store:
         actions = tuple((int(s), str(a)) for s, a in json.loads(r.actions))
         return GameRow(
             r.id, r.token_hash, r.game, r.seed % SEED_SPAN, r.level, actions, r.version, r.over,
-            r.started_at, r.seed_chosen, r.practice,
+            r.started_at, r.seed_chosen, r.practice, r.player_id,
         )  # fmt: skip
 
     def update(
@@ -203,12 +229,18 @@ class Store:
         actions: tuple[tuple[int, str], ...],
         over: bool,
         now: str,
+        outcome: Outcome | None = None,
     ) -> bool:
-        """Store a longer action log if the stored version is still the expected one."""
+        """Store a longer action log if the stored version is still the expected one (with
+        the outcome of a deal it ends)."""
+        ended = {} if outcome is None else {"finished_at": now, "margin": outcome.margin,
+                                            "result": outcome.result}  # fmt: skip
         query = (
             games.update()
             .where(games.c.id == game_id, games.c.version == expected_version)
-            .values(actions=_dump(actions), version=len(actions), over=over, updated_at=now)
+            .values(
+                actions=_dump(actions), version=len(actions), over=over, updated_at=now, **ended
+            )
         )
         done = self._run(lambda conn: conn.execute(query).rowcount == 1)
         if done:
