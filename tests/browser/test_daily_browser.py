@@ -23,6 +23,7 @@ NAME = "piedicavallo"
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 360, "height": 640}
 VALUES = "ps => ps.map(p => Number(p.value))"
+VALUES = "ps => ps.map(p => Number(p.value))"
 
 
 def start(browser: Browser, base: str) -> Page:
@@ -58,9 +59,7 @@ def shown(page: Page) -> dict[str, object]:
     shares."""
     return {
         "rank": page.inner_text("#daily-rank"),
-        "bars": page.eval_on_selector_all(
-            "#daily-histogram progress", "ps => ps.map(p => Number(p.value))"
-        ),  # fmt: skip
+        "bars": page.eval_on_selector_all("#daily-histogram progress", VALUES),
         "yours": page.locator("#daily-histogram li.yours").count(),
         "first": page.inner_text("#daily-field > li:first-child"),
     }

@@ -6,6 +6,7 @@ seed of today told anywhere, and a past day's seed revealed, verified and its st
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -78,7 +79,8 @@ class Player:
 
 
 @pytest.mark.slow
-def test_the_day_for_three_players(client: TestClient) -> None:
+def test_the_day_for_three_players(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
     index = client.get("/api/daily").json()
     days = {(d["game"], d["date"]): d for d in index["days"]}
     tomorrow = (datetime.now(UTC).date() + timedelta(days=1)).isoformat()
@@ -125,6 +127,11 @@ def test_the_day_for_three_players(client: TestClient) -> None:
     shares = {ch["action"]: ch["share"] for ch in opening["choices"]}
     assert shares[opening["made"]] == pytest.approx(2 / 3)  # a and c; b chose otherwise
     assert sum(shares.values()) == pytest.approx(1.0)
+    for path in ("/daily", f"/daily/{NAME}/{today()}", f"/daily/{NAME}/{today()}/verify",
+                 f"/api/daily/{NAME}/{tomorrow}"):  # fmt: skip
+        assert a.call("GET", path).status_code == 200, path
+    assert "you beat" in a.seen[-3] and "shown once the day is over" in a.seen[-2]
+    assert str(seed) not in caplog.text
     for p in (a, b, c):  # today's seed is in no answer any player got
         assert not any(str(seed) in text for text in p.seen)
 

@@ -144,8 +144,11 @@ def test_an_old_file_is_upgraded_in_place(tmp_path: Path) -> None:
     for old in before:  # each stored log went on from where it was
         new = after[old[0]]
         assert new[:5] == old[:5] and json.loads(new[5])[: old[6]] == json.loads(old[5])
-        assert new[-3] == 0  # seed_chosen (0003): unknown for these, taken as drawn
-        assert new[-2] is None  # practice (0005): none of these started from another deal
+        assert new[-7] == 0  # seed_chosen (0003): unknown for these, taken as drawn
+        assert new[-6] is None  # practice (0005): none of these started from another deal
+        # (0006) nobody's; a deal played to its end here keeps its end, margin and result
+        played_on = len(json.loads(new[5])) > old[6]
+        assert new[-5] is None and (new[-2] in ("win", "draw", "loss")) == played_on
         assert new[-1] is None  # daily (0007): none of these is a deal of the day
 
 

@@ -24,7 +24,7 @@ def finish(store: Store, game_id: str, margin: float, choices: list[tuple[str, s
     def then(conn: sa.Connection) -> None:
         store.daily.finish(conn, game_id, margin, choices, T0)
 
-    assert store.update(game_id, 0, ((0, "SW-K"),), True, T0, then)
+    assert store.update(game_id, 0, ((0, "SW-K"),), True, T0, then=then)
 
 
 def test_one_key_made_once_for_every_process(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -103,6 +103,8 @@ def test_rank_histogram_and_field_in_the_database(store: Store) -> None:
     assert (-2.0, 2) in bars  # the two ties in the bar -2 to 2
     field = store.daily.field("piedicavallo", DAY, ["pos0", "after3", "nowhere"])
     assert field == {"pos0": {"CU-A": 2, "SW-K": 4}, "after3": {"T21": 1}, "nowhere": {}}
-    assert store.daily.standings("piedicavallo", DAY)[:2] == [("p5", 40.0), ("p4", 12.0)]
+    store.players.create("p5", "secret-hash", T0)
+    store.players.rename("p5", "Ada")
+    assert store.daily.standings("piedicavallo", DAY)[:2] == [("Ada", 40.0), (None, 12.0)]
     assert store.daily.histogram("piedicavallo", "2026-12-04") == (1.0, [])
     assert store.daily.rank("minchiate", DAY, 0.0).percentile == 100.0

@@ -54,8 +54,9 @@ from tarocchi.web.models import (
     Record,
     errors_for,
 )
+from tarocchi.web.players import client_of, issued_player
 from tarocchi.web.rates import SLOW_DOWN, Rates, TooFast
-from tarocchi.web.store import GameRow, Store, token_hash
+from tarocchi.web.store import GameRow, Outcome, Store, token_hash
 from tarocchi.web.workers import RETRY_AFTER_S, AiPool, Busy, Unavailable, lower_priority
 
 T = TypeVar("T")
@@ -280,13 +281,15 @@ class Games:
         return live
 
     async def create(
-        self, body: NewGame, client: str, tr: Translator
+        self, body: NewGame, client: str, tr: Translator, player_id: str | None = None
     ) -> tuple[Live, str, list[dict[str, Any]]]:
-        """Start a game and let the AI act up to South's first decision."""
+        """Start a game (the player's, if any) and let the AI act up to South's first
+        decision."""
         self.limit("create", client)
         chosen = body.seed is not None
         seed = body.seed if body.seed is not None else secrets.randbits(SEED_BITS)
-        return await self.start(body.game, seed, body.level or DEFAULT_LEVEL, chosen, client, tr)
+        return await self.start(body.game, seed, body.level or DEFAULT_LEVEL, chosen, client, tr,
+                                player_id=player_id)  # fmt: skip
 
     async def start(
         self,
@@ -297,12 +300,14 @@ class Games:
         client: str,
         tr: Translator,
         save: Callable[[GameRow], GameRow] | None = None,
+        player_id: str | None = None,
     ) -> tuple[Live, str, list[dict[str, Any]]]:
-        """Deal a new game, let the AI act up to South's first decision and store it (by
-        save, which returns the row stored; a deal of the day's AI plays its own way)."""
+        """Deal a new game (the player's, if any), let the AI act up to South's first
+        decision and store it (by save, which returns the row stored; a deal of the day's AI
+        plays its own way)."""
         token = secrets.token_urlsafe(24)
         row = GameRow(secrets.token_urlsafe(12), token_hash(token), game_name, seed, level, (),
-                      0, False, now(), chosen)  # fmt: skip
+                      0, False, now(), chosen, player_id=player_id)  # fmt: skip
         rules = game(game_name)
         state = rules.deal(seed)
         if save is None:
@@ -365,8 +370,9 @@ class Games:
             state, seen, told = tell(rules, state, seen, ai, tr)
             actions = (*actions, *ai)
             over = rules.is_over(state)
+            ended = outcome(rules.result(state)) if over else None
             then = self.finished_daily(row, actions, state) if over and row.daily else None
-            stored = asyncio.to_thread(self.store.update, *at, actions, over, now(), then)
+            stored = asyncio.to_thread(self.store.update, *at, actions, over, now(), ended, then)
             if not await stored:
                 raise HTTPException(409, CHANGED)
         finally:
@@ -418,7 +424,7 @@ class Games:
         token = secrets.token_urlsafe(24)
         practice = GameRow(secrets.token_urlsafe(12), token_hash(token), row.game, row.seed,
                            row.level, row.actions[:at], at, False, now(), True,
-                           json.dumps(origin))  # fmt: skip
+                           json.dumps(origin), player_id=row.player_id)  # fmt: skip
         state = await asyncio.to_thread(rebuild, rules, row.seed, practice.actions)
         await asyncio.to_thread(self.store.create, practice)
         started = Live(practice, state, view(state, HUMAN))
@@ -432,6 +438,13 @@ class Games:
         if not is_revealed(live.row):
             raise HTTPException(409, UNREVEALED)
         return record_of(live.row, live.state)
+
+
+def outcome(result: Any) -> Outcome:
+    """Return how a finished deal ended for South's team (a games.base.Result)."""
+    team = "NS" if team_of(HUMAN) == 0 else "EW"
+    verdict = "draw" if result.winner == "draw" else "win" if result.winner == team else "loss"
+    return Outcome(result.margin(team_of(HUMAN)), verdict)
 
 
 def is_revealed(row: GameRow) -> bool:
@@ -522,11 +535,6 @@ def reply(data: dict[str, Any], status: int = 200) -> JSONResponse:
     return JSONResponse(data, status, {"Server-Timing": f"ai;dur={AI_MS.get():.1f}"})
 
 
-def client_of(request: Request) -> str:
-    """Return the client's address (behind a trusted proxy, the one it forwarded)."""
-    return request.client.host if request.client else "unknown"
-
-
 def make_router(games: Callable[[Request], Games]) -> APIRouter:
     """Return the API routes, reading the service from the request's app."""
     router = APIRouter(prefix="/api")
@@ -537,10 +545,14 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
     @router.post("/games", status_code=201, response_model=Created,
                  responses=errors_for(400, 422, 429, 503))  # fmt: skip
     async def create_game(body: NewGame, request: Request) -> JSONResponse:
-        """Start a deal; the AI's moves up to your first decision are applied and listed."""
+        """Start a deal; the AI's moves up to your first decision are applied and listed. The
+        deal joins the history of this browser's player (made, with its device cookie, if
+        the browser has none)."""
         AI_MS.set(0.0)
         tr = translator(language(request))
-        live, token, events = await games(request).create(body, client_of(request), tr)
+        player = await issued_player(request)  # (here: a malformed body makes no player)
+        owner = player.id if player else None
+        live, token, events = await games(request).create(body, client_of(request), tr, owner)
         data = {"id": live.row.id, "token": token, "version": live.row.version,
                 "view": view_json(live, tr), "events": events}  # fmt: skip
         return reply(data, 201)

@@ -29,6 +29,7 @@ from starlette.routing import BaseRoute, Match, Mount
 from tarocchi.games import GAMES, game
 from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, nmsg, translator
 from tarocchi.web.api import Games, make_router, prepare_worker
+from tarocchi.web.daily import make_router as daily_routes
 from tarocchi.web.lang import language, render
 from tarocchi.web.lessons import LESSONS, Lesson
 from tarocchi.web.lessons import LEVEL as LESSON_LEVEL
@@ -36,6 +37,8 @@ from tarocchi.web.lessons import make_router as lesson_routes
 from tarocchi.web.middleware import SECURITY_HEADERS, BodyLimit, Door, Head, Headers
 from tarocchi.web.models import Health, Pack, Readiness, errors_for, exact_bounds
 from tarocchi.web.pages import router as pages_router
+from tarocchi.web.players import DeviceCookie
+from tarocchi.web.players import make_router as player_routes
 from tarocchi.web.rates import Rates
 from tarocchi.web.reviews import (
     REVIEW_DEADLINE_S,
@@ -172,6 +175,7 @@ def create_app(
     # (FastAPI's own max_body_size answers 413 in plain English text, outside the app's
     # handlers and middleware: no security headers, not the documented JSON)
     app.add_middleware(BodyLimit)
+    app.add_middleware(DeviceCookie)
     app.add_middleware(Door)
     app.add_middleware(Headers, timing=timing)
     app.add_middleware(Head)
@@ -183,6 +187,8 @@ def create_app(
                       lambda request: request.app.state.reviewer)
     )  # fmt: skip
     app.include_router(lesson_routes(lambda request: request.app.state.games))
+    app.include_router(player_routes())
+    app.include_router(daily_routes(lambda request: request.app.state.games))
     app.include_router(pages_router)
     add_routes(app)
     return app

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Path, Request
+from fastapi import APIRouter, HTTPException, Path, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.responses import Response
 
@@ -26,7 +26,7 @@ from tarocchi import daily
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import TrickGame
 from tarocchi.i18n import Msg, Translator, translator
-from tarocchi.web.api import HUMAN, Games, client_of, position, reply, view_json
+from tarocchi.web.api import HUMAN, Games, position, reply, view_json
 from tarocchi.web.lang import language, render
 from tarocchi.web.models import (
     DailyCreated,
@@ -36,13 +36,14 @@ from tarocchi.web.models import (
     Standings,
     errors_for,
 )
+from tarocchi.web.players import CurrentPlayer, IssuedPlayer, client_of, known
 from tarocchi.web.reviews import restored
 from tarocchi.web.store import GameRow, Store
+from tarocchi.web.store.players import Player
 
 NO_SUCH_DAY = Msg("no deal of the day was published for that game and date")
 NOT_YET = Msg("the field's results are shown once your scored try of the day is over")
 DAY_NOT_OVER = Msg("the day's standings are final once the day is over (UTC)")
-NO_PLAYER = Msg("this browser has no player yet: play a deal first")
 Game = Annotated[str, Path(pattern="^(" + "|".join(sorted(GAMES)) + ")$")]
 
 
@@ -117,15 +118,9 @@ def results(store: Store, row: GameRow, margin: float) -> dict[str, Any]:
     }  # fmt: skip
 
 
-PlayerOf = Callable[[Request], Awaitable[Any]]
-
-
-def make_router(games: Callable[[Request], Games], issued: PlayerOf, current: PlayerOf
-                ) -> APIRouter:  # fmt: skip
-    """Return the deal of the day's API and pages; issued and current are the identity's
-    dependencies (a player, made if missing; the request's player, or None)."""
+def make_router(games: Callable[[Request], Games]) -> APIRouter:
+    """Return the deal of the day's API and pages (the player is the device cookie's)."""
     router = APIRouter()
-    took, read = Depends(issued), Depends(current)  # the player, made if missing; or None
 
     def store_of(request: Request) -> Store:
         return games(request).store
@@ -136,14 +131,13 @@ def make_router(games: Callable[[Request], Games], issued: PlayerOf, current: Pl
             raise HTTPException(404, NO_SUCH_DAY)
         return found
 
-    async def scored_results(request: Request, player: Any, game_name: str, day: date
+    async def scored_results(request: Request, player: Player | None, game_name: str, day: date
                              ) -> dict[str, Any]:  # fmt: skip
         """Return the player's results of a day (401 without a player, 409 before their
         scored try is over)."""
-        if player is None:
-            raise HTTPException(401, NO_PLAYER)
+        who = known(player).id
         store = store_of(request)
-        mine = await asyncio.to_thread(store.daily.scored, game_name, day.isoformat(), player.id)
+        mine = await asyncio.to_thread(store.daily.scored, game_name, day.isoformat(), who)
         if mine is None or mine.margin is None:
             raise HTTPException(409, NOT_YET)
         row = await asyncio.to_thread(store.get, mine.game_id)
@@ -179,11 +173,11 @@ def make_router(games: Callable[[Request], Games], issued: PlayerOf, current: Pl
 
     @router.post("/api/daily/{game_name}", status_code=201, response_model=DailyCreated,
                  responses=errors_for(401, 422, 429, 503))  # fmt: skip
-    async def post_try(game_name: Game, request: Request, player: Any = took) -> JSONResponse:
+    async def post_try(game_name: Game, request: Request, player: IssuedPlayer) -> JSONResponse:
         """Play today's deal: your first try of the day is scored, any other is practice
-        (the same deal and the same AI answers, not counted)."""
-        if player is None:
-            raise HTTPException(401, NO_PLAYER)
+        (the same deal and the same AI answers, not counted). 401: this browser has no
+        player and is past the rate of new ones."""
+        who = known(player).id
         service = games(request)
         client = client_of(request)
         service.limit("create", client)
@@ -191,10 +185,10 @@ def make_router(games: Callable[[Request], Games], issued: PlayerOf, current: Pl
         tr = translator(language(request))
 
         def save(row: GameRow) -> GameRow:
-            return service.store.create_daily(row, found.day.isoformat(), player.id)
+            return service.store.create_daily(row, found.day.isoformat(), who)
 
         live, token, events = await service.start(game_name, found.seed, daily.LEVEL, False,
-                                                  client, tr, save)  # fmt: skip
+                                                  client, tr, save, who)  # fmt: skip
         data = {"id": live.row.id, "token": token, "version": live.row.version,
                 "view": view_json(live, tr), "events": events,
                 "scored": json.loads(live.row.daily or "{}")["scored"]}  # fmt: skip
@@ -202,7 +196,7 @@ def make_router(games: Callable[[Request], Games], issued: PlayerOf, current: Pl
 
     @router.get("/api/daily/{game_name}/{day}/results", response_model=DailyResults,
                 responses=errors_for(401, 404, 409, 422, 503))  # fmt: skip
-    async def get_results(game_name: Game, day: date, request: Request, player: Any = read
+    async def get_results(game_name: Game, day: date, request: Request, player: CurrentPlayer
                           ) -> JSONResponse:  # fmt: skip
         """Return your scored try's rank among everyone's (matchpoints), the histogram of
         margins, the AI's margin in your seat (par) and how the field chose at each of your
@@ -218,7 +212,7 @@ def make_router(games: Callable[[Request], Games], issued: PlayerOf, current: Pl
         await day_of(request, game_name, day)
         return reply(await asyncio.to_thread(standings, store_of(request), game_name, day))
 
-    add_pages(router, store_of, current, scored_results)
+    add_pages(router, store_of, scored_results)
     return router
 
 
@@ -233,11 +227,9 @@ def standings(store: Store, game_name: str, day: date) -> dict[str, Any]:
 def add_pages(
     router: APIRouter,
     store_of: Callable[[Request], Store],
-    current: PlayerOf,
     scored_results: Callable[..., Awaitable[dict[str, Any]]],
 ) -> None:
     """Add the deal of the day's pages."""
-    read = Depends(current)
 
     @router.get("/daily", response_class=HTMLResponse, include_in_schema=False)
     async def daily_page(request: Request) -> Response:
@@ -254,7 +246,7 @@ def add_pages(
         return render(request, "daily.html", {"days": days, "tops": tops, "titles": titles})
 
     @router.get("/daily/{game_name}/{day}", response_class=HTMLResponse, include_in_schema=False)
-    async def results_page(game_name: Game, day: date, request: Request, player: Any = read
+    async def results_page(game_name: Game, day: date, request: Request, player: CurrentPlayer
                            ) -> Response:  # fmt: skip
         """Your results of a day's deal among everyone's (or why they are not shown yet)."""
         rules = game(game_name)

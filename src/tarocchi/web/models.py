@@ -356,6 +356,42 @@ class Pack(BaseModel):
     cards: list[PackCard]
 
 
+class NewName(Strict):
+    """The body of PUT /api/me/name: a display name (null or blank: none)."""
+
+    name: str | None = Field(max_length=40, pattern=r"^[^\x00-\x1f\x7f]*$")
+
+
+class MoveTo(Strict):
+    """The body of POST /api/me/move/redeem: the code another browser showed (its dash and
+    case do not matter)."""
+
+    code: str = Field(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9 -]+$")
+
+
+class Me(BaseModel):
+    """This browser's player."""
+
+    id: str
+    name: str | None
+    since: str = Field(description="when the player was made (ISO 8601 UTC)")
+
+
+class Deleted(BaseModel):
+    """A player's data deleted."""
+
+    deleted: bool
+
+
+class MoveCode(BaseModel):
+    """A one-time code that brings a player's history to another browser."""
+
+    code: str
+    url: str = Field(description="the link that opens the code's page")
+    expires_at: str = Field(description="ISO 8601 UTC; the code opens nothing after it")
+    qr: str = Field(description="the link as a QR code: an SVG element")
+
+
 class Health(BaseModel):
     status: Literal["ok"]
 
@@ -393,9 +429,9 @@ def errors_for(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 STATUS = {
     400: "The body could not be read (not UTF-8 JSON text)",
-    401: "No bearer token, or a malformed one",
+    401: "No bearer token, or a malformed one (under /api/me: this browser has no player)",
     403: "The token does not open this game",
-    404: "No such game",
+    404: "No such game (for a move code: no such code, or it has expired)",
     409: "Not allowed now (stale version, not your turn, an illegal action, the deal is over)",
     413: "The body is larger than 16 KB",
     422: "Malformed request",

@@ -9,9 +9,10 @@ processes they reach: no lock in a process is needed.
 One interface, two backends through SQLAlchemy Core: SQLite (a file path, the
 embedded default; sqlite.py) and PostgreSQL (a postgresql:// URL, for several
 server processes; postgresql.py); the reviews of finished games are in `reviews` (its
-rows go with their game's). The schema is Alembic's (migrations/); `upgrade`
-brings any database, a file from before the migrations included, to the current
-one. `watch` follows a game's changes, made by any process on PostgreSQL.
+rows go with their game's), the players and their devices in `players`. The schema is
+Alembic's (migrations/); `upgrade` brings any database, a file from before the
+migrations included, to the current one. `watch` follows a game's changes, made by any
+process on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from sqlalchemy import exc
 from tarocchi.web.store import postgresql, sqlite
 from tarocchi.web.store.daily import DailyStore
 from tarocchi.web.store.notify import Hub, Watch
+from tarocchi.web.store.players import PlayerStore
 from tarocchi.web.store.reviews import ReviewStore
 from tarocchi.web.store.schema import games
 
@@ -87,6 +89,15 @@ class GameRow:
     seed_chosen: bool = False  # the client asked for this seed (its deal can be known)
     practice: str | None = None  # a practice deal's start, as JSON (see schema.games)
     daily: str | None = None  # the deal of the day's game: its date and whether it is scored
+    player_id: str | None = None  # whose deal it is (None: anonymous)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a deal ended for South's team: its margin and win, draw or loss."""
+
+    margin: float
+    result: str
 
 
 class Store:
@@ -104,6 +115,8 @@ class Store:
             self.engine = sqlite.engine(self.url)
         self.reviews = ReviewStore(self._run, self.url.get_backend_name())
         self.daily = DailyStore(self._run, self.atomic, self.url.get_backend_name())
+        # (several statements in one transaction: a migration's options, a write lock)
+        self.players = PlayerStore(self._run, self._backend().MIGRATION)
 
     def __str__(self) -> str:
         return self.url.render_as_string(hide_password=True)
@@ -176,8 +189,19 @@ class Store:
 
     def create(self, row: GameRow) -> None:
         """Insert a new game."""
-        self._run(lambda conn: conn.execute(games.insert().values(_values(row))))
+        self._run(lambda conn: self._insert(conn, row),
+                  **(self._backend().MIGRATION if row.player_id else {}))  # fmt: skip
         self._changed(row.id, row.version)
+
+    def _insert(self, conn: sa.Connection, row: GameRow) -> None:
+        """Insert a new game; a player's new deal supersedes their unfinished ones."""
+        if row.player_id is not None:
+            conn.execute(
+                games.update()
+                .where(games.c.player_id == row.player_id, ~games.c.over, games.c.result.is_(None))
+                .values(result="left", finished_at=row.started_at)
+            )
+        conn.execute(games.insert().values(_values(row)))
 
     def create_daily(self, row: GameRow, day: str, player: str) -> GameRow:
         """Insert a game of the deal of the day with its try, scored if the player has no
@@ -186,7 +210,7 @@ class Store:
         def work(conn: sa.Connection) -> GameRow:
             scored = self.daily.claim(conn, row.id, row.game, day, player, row.started_at)
             made = replace(row, daily=json.dumps({"date": day, "scored": scored}))
-            conn.execute(games.insert().values(_values(made)))
+            self._insert(conn, made)
             return made
 
         made = self.atomic(work)
@@ -198,7 +222,7 @@ class Store:
         query = sa.select(
             games.c.id, games.c.token_hash, games.c.game, games.c.seed, games.c.level,
             games.c.actions, games.c.version, games.c.over, games.c.started_at, games.c.seed_chosen,
-            games.c.practice, games.c.daily,
+            games.c.practice, games.c.daily, games.c.player_id,
         ).where(games.c.id == game_id)  # fmt: skip
         r = self._run(lambda conn: conn.execute(query).first())
         if r is None:
@@ -206,7 +230,7 @@ class Store:
         actions = tuple((int(s), str(a)) for s, a in json.loads(r.actions))
         return GameRow(
             r.id, r.token_hash, r.game, r.seed % SEED_SPAN, r.level, actions, r.version, r.over,
-            r.started_at, r.seed_chosen, r.practice, r.daily,
+            r.started_at, r.seed_chosen, r.practice, r.daily, r.player_id,
         )  # fmt: skip
 
     def update(
@@ -216,14 +240,20 @@ class Store:
         actions: tuple[tuple[int, str], ...],
         over: bool,
         now: str,
+        outcome: Outcome | None = None,
         then: Callable[[sa.Connection], None] | None = None,
     ) -> bool:
-        """Store a longer action log if the stored version is still the expected one (and
-        then, in the same transaction, what `then` writes)."""
+        """Store a longer action log if the stored version is still the expected one (with
+        the outcome of a deal it ends, and then, in the same transaction, what `then`
+        writes)."""
+        ended = {} if outcome is None else {"finished_at": now, "margin": outcome.margin,
+                                            "result": outcome.result}  # fmt: skip
         query = (
             games.update()
             .where(games.c.id == game_id, games.c.version == expected_version)
-            .values(actions=_dump(actions), version=len(actions), over=over, updated_at=now)
+            .values(
+                actions=_dump(actions), version=len(actions), over=over, updated_at=now, **ended
+            )
         )
 
         def work(conn: sa.Connection) -> bool:
@@ -305,8 +335,8 @@ def _values(row: GameRow) -> dict[str, Any]:
         "over": row.over, "started_at": row.started_at, "updated_at": row.started_at,
         "seed_chosen": row.seed_chosen,
     }  # fmt: skip
-    # (other games leave them NULL, as a store before 0005 and 0007 did)
-    for column in ("practice", "daily"):
+    # (other games leave them NULL, as a store before 0005, 0006 and 0007 did)
+    for column in ("practice", "daily", "player_id"):
         if getattr(row, column) is not None:
             values[column] = getattr(row, column)
     return values

@@ -22,7 +22,14 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
 from tarocchi.daily import new_key
-from tarocchi.web.store.schema import daily, daily_choices, daily_keys, daily_tries, reviews
+from tarocchi.web.store.schema import (
+    daily,
+    daily_choices,
+    daily_keys,
+    daily_tries,
+    players,
+    reviews,
+)
 
 Run = Callable[[Callable[[sa.Connection], Any]], Any]
 KEY_ENV = "TAROCCHI_DAILY_KEY"  # the key as text, if the site sets it rather than the database
@@ -182,16 +189,19 @@ class DailyStore:
             out[position][action] = int(n)
         return out
 
-    def standings(self, game: str, day: str) -> list[tuple[str, float]]:
-        """Return the day's best scored margins (player, margin), best first."""
+    def standings(self, game: str, day: str) -> list[tuple[str | None, float]]:
+        """Return the day's best scored margins, best first, each with its player's display
+        name (None: none given, or the player deleted)."""
         t = daily_tries.c
         query = (
-            sa.select(t.player_id, t.margin)
+            sa.select(players.c.name, t.margin)
+            .select_from(daily_tries.outerjoin(players, players.c.id == t.player_id))
             .where(*_finished(game, day))
             .order_by(t.margin.desc(), t.finished_at)
             .limit(STANDINGS)
         )
-        return [(str(p), float(m)) for p, m in self._run(lambda conn: conn.execute(query).all())]
+        rows = self._run(lambda conn: conn.execute(query).all())
+        return [(None if n is None else str(n), float(m)) for n, m in rows]
 
     def par(self, game_id: str) -> float | None:
         """Return the AI's margin in South's seat on a try's deal (its review's AI line: for

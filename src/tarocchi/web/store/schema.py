@@ -23,6 +23,13 @@ games = sa.Table(
     # a practice deal's start: JSON {"from": game id, "action": its place, "margin": the
     # original deal's final margin for South's team}; NULL for any other game
     sa.Column("practice", sa.Text),
+    # the player whose deal it is (NULL: anonymous; set NULL when the player deletes their data)
+    sa.Column("player_id", sa.Text, sa.ForeignKey("players.id", ondelete="SET NULL")),
+    # set when the deal ends (or is left: superseded by a newer game of the player's, or
+    # untouched past the retention's unfinished age): what the history aggregates in SQL
+    sa.Column("finished_at", sa.Text),  # ISO 8601 UTC
+    sa.Column("margin", sa.Float),  # South's team's total minus the other's (NULL: left)
+    sa.Column("result", sa.Text),  # win, draw, loss (for South's team) or left
     # the deal of the day's game: JSON {"date": ISO date, "scored": whether it counts}
     sa.Column("daily", sa.Text),
 )
@@ -46,7 +53,38 @@ reviews = sa.Table(
     sa.Column("lease_until", sa.Text),  # ISO 8601 UTC
     sa.Column("created_at", sa.Text, nullable=False),
     sa.Column("updated_at", sa.Text, nullable=False),
+    sa.Column("accuracy", sa.Float),  # the done review's accuracy, 0 to 1 (NULL: none)
+    sa.Column("ai_margin", sa.Float),  # the margin of the AI in South's seat, once played
 )
+
+# a player without an account: known by the device secrets of their browsers
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),  # random, never sequential
+    sa.Column("name", sa.Text),  # an optional display name
+    sa.Column("created_at", sa.Text, nullable=False),
+    sa.Column("last_seen", sa.Text, nullable=False),  # updated at most once a day
+)
+
+
+def _of_player(name: str, key: str, *columns: sa.Column[str]) -> sa.Table:
+    """Return a table of hashed secrets that open a player (deleted with the player)."""
+    return sa.Table(
+        name,
+        metadata,
+        sa.Column(key, sa.Text, primary_key=True),
+        sa.Column("player_id", sa.Text, sa.ForeignKey("players.id", ondelete="CASCADE"),
+                  nullable=False),
+        sa.Column("created_at", sa.Text, nullable=False),
+        *columns,
+    )  # fmt: skip
+
+
+# one row per browser of a player: the hash of its cookie's secret (never the secret)
+devices = _of_player("devices", "secret_hash")
+# the one-time, short-lived codes that bring a player's history to another browser (hashed)
+transfers = _of_player("transfers", "code_hash", sa.Column("expires_at", sa.Text, nullable=False))
 
 # the deal of the day (tarocchi.daily, web/store/daily.py): the one key its seeds come from
 # (row 1, made by the first process that needs it), the commitment published per game and

@@ -4,7 +4,7 @@ ones) and, per scored try, South's choices by position, so that how the field ch
 GROUP BY; the games of the day say so (games.daily).
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
-down_revision = "0005"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
