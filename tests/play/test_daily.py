@@ -156,19 +156,24 @@ def test_the_verify_command(
     assert "not a date" in capsys.readouterr().err
 
 
-def test_the_terminal_plays_a_revealed_day_as_the_site_did(tmp_path: Path) -> None:
-    """`tarocchi play GAME --daily DATE`'s deal: its AI answers as verify expects."""
-    seed = daily.seed_of(KEY, NAME, DAY)
-    saved = tmp_path / "mine.json"
+def south_decisions(seed: int) -> int:
+    """Return how many decisions South has in the day's deal, playing its first legal one."""
     rules, state, mine = game(NAME), game(NAME).deal(seed), 0
-    while state.to_move is not None:  # South's decisions when it plays its first legal one
+    while state.to_move is not None:
         if state.to_move == daily.HUMAN:
             state, mine = rules.apply(state, rules.view(state, 0).legal[0]), mine + 1
         else:
             *_, last = daily.answers(rules, seed, state, 0)
             state = last.state
+    return mine
+
+
+def test_the_terminal_plays_a_revealed_day_as_the_site_did(tmp_path: Path) -> None:
+    """`tarocchi play GAME --daily DATE`'s deal: its AI answers as verify expects."""
+    seed = daily.seed_of(KEY, NAME, DAY)
+    saved = tmp_path / "mine.json"
     out = io.StringIO()
-    inp = io.StringIO("1\n" * mine + f"save {saved}\n")
+    inp = io.StringIO("1\n" * south_decisions(seed) + f"save {saved}\n")
     assert play_terminal(NAME, seed, "easy", inp, out, "en", DAY) == 0
     assert "the deal of the day of 2026-12-05, as practice" in out.getvalue()
     record = load(saved)
