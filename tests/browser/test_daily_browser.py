@@ -70,6 +70,9 @@ def test_three_players_meet_the_same_deal_and_see_the_field(browser: Browser, se
     players = [start(browser, server) for _ in range(3)]
     for i, page in enumerate(players):
         play(page, last=i == 1)  # the second player chooses otherwise
+        # the end says the try counted and leads to the field's results
+        assert "this try counts" in page.inner_text("#end-daily")
+        assert page.get_attribute("#end-daily a", "href") == f"/daily/{NAME}/{today}"
     results = f"{server}/daily/{NAME}/{today}"
     views = []
     for page in players:
