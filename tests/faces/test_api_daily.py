@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -21,6 +22,7 @@ from tests.conftest import BACKENDS, api_client
 from tests.faces.test_api import auth
 
 NAME = "piedicavallo"
+WAIT_S = 600  # the AI's line and a decision's review, at the lowest priority on a busy machine
 COOKIE = "tarocchi_device"
 
 
@@ -78,6 +80,17 @@ class Player:
         return self.call("GET", f"/api/daily/{NAME}/{today()}/results")
 
 
+def wait_for_values(player: Player) -> dict[str, Any]:
+    """Return the player's results once the par and the first decision's values are in."""
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        got: dict[str, Any] = player.results().json()
+        if got["par"] is not None and got["decisions"][0]["choices"][0]["value"] is not None:
+            return got
+        time.sleep(1)
+    raise AssertionError("the review did not value the first decision in time")
+
+
 @pytest.mark.slow
 def test_the_day_for_three_players(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
@@ -132,6 +145,14 @@ def test_the_day_for_three_players(client: TestClient, caplog: pytest.LogCapture
         assert a.call("GET", path).status_code == 200, path
     assert "you beat" in a.seen[-3] and "shown once the day is over" in a.seen[-2]
     assert str(seed) not in caplog.text
+    valued = wait_for_values(a)  # the review's values and the par, once the server has them
+    review = a.call("GET", f"/api/games/{first['id']}/review", headers=auth(first["token"]))
+    body = review.json()
+    assert valued["par"] == body["ai"]["margin"]
+    first_made = body["review"]["decisions"][0]
+    fair = {ch["action"]: ch["fair"] for ch in first_made["choices"]}
+    for ch in valued["decisions"][0]["choices"]:
+        assert ch["value"] == fair[ch["action"]]
     for p in (a, b, c):  # today's seed is in no answer any player got
         assert not any(str(seed) in text for text in p.seen)
 
