@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 import tarocchi
 from tarocchi.i18n import LANGUAGES, translator
 from tarocchi.web import content, pages
+from tarocchi.web.daily import make_router as daily_routes
 
 STATIC = Path(pages.__file__).parent / "static"
 
@@ -125,6 +126,8 @@ def route_exists(client: TestClient, link: str, page: Page) -> bool:
         return m[1] in LANGUAGES
     if m := re.fullmatch(r"\?theme=([a-z]+)", link):  # the light or dark switch: this page
         return m[1] in ("light", "dark")
+    if link == "/daily":  # the deal of the day's page (its own router, on the store)
+        return link in {getattr(r, "path", "") for r in daily_routes(lambda r: None).routes}
     if link in ("/", "/static/site.css", "/static/favicon.svg"):
         return client.get(link).status_code == 200
     if m := re.fullmatch(r"/traditions/([a-z-]+)", link):
