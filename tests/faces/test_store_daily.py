@@ -4,6 +4,8 @@ database computes them."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -108,3 +110,27 @@ def test_rank_histogram_and_field_in_the_database(store: Store) -> None:
     assert store.daily.standings("piedicavallo", DAY)[:2] == [("Ada", 40.0), (None, 12.0)]
     assert store.daily.histogram("piedicavallo", "2026-12-04") == (1.0, [])
     assert store.daily.rank("minchiate", DAY, 0.0).percentile == 100.0
+
+
+CLAIM = """
+import sys
+from tarocchi.web.store import GameRow, Store
+with Store(sys.argv[1]) as s:
+    row = GameRow(sys.argv[2], "h", "piedicavallo", 7, "normal", (), 0, False, sys.argv[3])
+    print(s.create_daily(row, "2026-12-05", "p1").daily)
+    print(s.daily.key("now").hex())
+"""
+
+
+def test_processes_share_one_key_and_one_scored_try(db_url: str) -> None:
+    """Server processes on one database: the same key, and one scored try for a player."""
+    with Store(db_url) as store:
+        store.upgrade()
+    procs = [subprocess.Popen([sys.executable, "-c", CLAIM, db_url, f"g{i}", T0],
+                              stdout=subprocess.PIPE, text=True) for i in range(4)]  # fmt: skip
+    outs = [p.communicate(timeout=120)[0].split() for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    dailies = [" ".join(out[:-1]) for out in outs]
+    assert dailies.count('{"date": "2026-12-05", "scored": true}') == 1
+    assert dailies.count('{"date": "2026-12-05", "scored": false}') == 3
+    assert len({out[-1] for out in outs}) == 1  # one key, whichever process made it
