@@ -11,12 +11,14 @@ import secrets
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from tarocchi import daily
+from tarocchi.web.app import create_app
 from tarocchi.web.store import Store
 from tests.conftest import BACKENDS, api_client
 from tests.faces.test_api import auth
@@ -176,3 +178,16 @@ def test_a_past_day_is_revealed_and_checks(client: TestClient) -> None:
     standings = client.get(f"/api/daily/{NAME}/{day}/standings").json()
     assert standings == {"game": NAME, "date": day.isoformat(), "standings": []}
     assert json.dumps(seed) not in client.get("/daily").text.split(str(day))[0]
+
+
+def test_a_server_publishes_today_and_tomorrow_unasked(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    tomorrow = (datetime.now(UTC).date() + timedelta(days=1)).isoformat()
+    with TestClient(create_app(db, ai_workers=1)) as started:
+        store = store_of(started)
+        deadline = time.monotonic() + 60
+        while store.daily.commitment(NAME, tomorrow) is None and time.monotonic() < deadline:
+            time.sleep(0.2)  # (no request made: the server's own round publishes it)
+        for day in (today(), tomorrow):
+            for name in ("minchiate", "ottocento", NAME):
+                assert store.daily.commitment(name, day) is not None, (name, day)

@@ -30,6 +30,7 @@ from tarocchi.games import GAMES, game
 from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, nmsg, translator
 from tarocchi.web.api import Games, make_router, prepare_worker
 from tarocchi.web.daily import make_router as daily_routes
+from tarocchi.web.daily import publish_ahead
 from tarocchi.web.lang import language, render
 from tarocchi.web.lessons import LESSONS, Lesson
 from tarocchi.web.lessons import LEVEL as LESSON_LEVEL
@@ -146,7 +147,8 @@ def create_app(
         review_pool = AiPool(1, prepare_worker, (REVIEW_NICENESS,), REVIEW_DEADLINE_S)
         app.state.reviewer = reviewer = Reviewer(store, review_pool)
         app.state.games.ended = reviewer.ended
-        tasks = [asyncio.create_task(keep_tidy(store, keep)), asyncio.create_task(reviewer.run())]
+        tasks = [asyncio.create_task(keep_tidy(store, keep)), asyncio.create_task(reviewer.run()),
+                 asyncio.create_task(publish_ahead(store))]  # fmt: skip
         if on_ready is not None:
             on_ready()  # the AI workers are up: the app answers from now on
         # the ~150,000 objects of the code, the rules and the framework live as long as the

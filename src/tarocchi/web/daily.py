@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -38,12 +39,14 @@ from tarocchi.web.models import (
 )
 from tarocchi.web.players import CurrentPlayer, IssuedPlayer, client_of, known
 from tarocchi.web.reviews import restored
-from tarocchi.web.store import GameRow, Store
+from tarocchi.web.store import GameRow, Store, StoreUnavailable
 from tarocchi.web.store.players import Player
 
 NO_SUCH_DAY = Msg("no deal of the day was published for that game and date")
 NOT_YET = Msg("the field's results are shown once your scored try of the day is over")
 DAY_NOT_OVER = Msg("the day's standings are final once the day is over (UTC)")
+PUBLISH_EVERY_S = 3600
+log = logging.getLogger(__name__)
 Game = Annotated[str, Path(pattern="^(" + "|".join(sorted(GAMES)) + ")$")]
 
 
@@ -87,6 +90,21 @@ def published(store: Store, game_name: str, day: date) -> Day | None:
     made = daily.commitment(game_name, day, seed)
     return Day(game_name, day, seed, store.daily.publish(game_name, day.isoformat(), made,
                                                          stamp()))  # fmt: skip
+
+
+async def publish_ahead(store: Store) -> None:
+    """Publish today's and tomorrow's commitments of every game now and every hour, until
+    cancelled, so that a day's is out before the day begins even if nobody asks for it.
+    A round that fails (the database away) is logged and the next one tries again."""
+    while True:
+        try:
+            for name in sorted(GAMES):
+                for offset in (0, 1):
+                    day = today() + timedelta(days=offset)
+                    await asyncio.to_thread(published, store, name, day)
+        except StoreUnavailable as e:
+            log.warning("deal of the day: the database is unavailable (%s); trying again", e)
+        await asyncio.sleep(PUBLISH_EVERY_S)
 
 
 def results(store: Store, row: GameRow, margin: float) -> dict[str, Any]:
