@@ -104,6 +104,8 @@ async def publish_ahead(store: Store) -> None:
                     await asyncio.to_thread(published, store, name, day)
         except StoreUnavailable as e:
             log.warning("deal of the day: the database is unavailable (%s); trying again", e)
+        except Exception:  # logged with its traceback: a silent end would stop publishing
+            log.exception("deal of the day: publishing the commitments failed; trying again")
         await asyncio.sleep(PUBLISH_EVERY_S)
 
 
