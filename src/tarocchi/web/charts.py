@@ -16,8 +16,9 @@ from markupsafe import Markup, escape
 
 from tarocchi.progress import moving_average
 
-WIDTH, HEIGHT = 640, 220
-LEFT, RIGHT, TOP, BOTTOM = 56, 12, 12, 28  # room for the axis's numbers and its words
+# small enough that its 16-unit words stay legible on a phone (about 11 px at 360 px wide)
+WIDTH, HEIGHT = 480, 200
+LEFT, RIGHT, TOP, BOTTOM = 52, 10, 12, 30  # room for the axis's numbers and its words
 
 
 @dataclass(frozen=True, slots=True)

@@ -166,12 +166,15 @@ def make_router() -> APIRouter:
         if player is not None:
             which = Filter(player.id, game, level, result)
             tr = translator(language(request))
-            lines = await lines_of(request, Filter(player.id, game, level))
+            # the statistics and the page's deals at once (on PostgreSQL, two connections)
+            lines, found = await asyncio.gather(
+                lines_of(request, Filter(player.id, game, level)), page_of(request, which, page)
+            )
             drawn = await asyncio.to_thread(charts, request, which, tr, lines)
             url = request.url
             context.update(
                 lines=lines,
-                deals=await page_of(request, which, page),
+                deals=found,
                 charts=drawn,
                 num=lambda v: signed(v, tr.lang),
                 page_url=lambda n: f"?{url.include_query_params(page=n).query}",

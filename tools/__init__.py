@@ -1,0 +1,1 @@
+"""Measurement tools run from a checkout, not installed with the package: python -m tools.NAME."""
