@@ -27,6 +27,7 @@ LAYERS = (
         "tarocchi.review",
         "tarocchi.review_explain",
         "tarocchi.stability",
+        "tarocchi.progress",
         "tarocchi.daily",
     ),
     ("tarocchi.cli", "tarocchi.terminal", "tarocchi.web", "tarocchi.adapters"),

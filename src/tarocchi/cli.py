@@ -1,4 +1,4 @@
-"""The `tarocchi` command: serve, db, play, arena, bots, bench, replay, review, verify."""
+"""The `tarocchi` command: serve, db, play, history, arena, bots, bench, replay, review, verify."""
 
 from __future__ import annotations
 
@@ -123,6 +123,11 @@ COMMANDS: dict[str, tuple[str, tuple[Option, ...]]] = {
             help="with --load: the players' deals again with one more client flooding the AI "
             "(hard-level games and hints); the memory figure is left out"),
     )),
+    "history": ("the deals played in the terminal, with their statistics", (
+        opt("--game", default=None, choices=sorted(GAMES)),
+        opt("--level", default=None, choices=sorted(LEVELS)),
+        lang_option("to list them in"),
+    )),
     "replay": ("verify and show a deal record", (opt("file", type=Path),)),
     "review": ("the AI's review of a seat's play in a deal record", (
         opt("file", type=Path),
@@ -235,6 +240,12 @@ def run(args: argparse.Namespace) -> int:
         print(
             json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items())
         )
+        return 0
+    if args.command == "history":
+        from tarocchi.terminal import describe_history, kept
+
+        lang = args.lang or from_environment()
+        print(describe_history(kept(args.game, args.level), translator(lang)))
         return 0
     if args.command == "replay":
         return replay_file(args.file)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy as sa
@@ -14,6 +15,7 @@ from tarocchi.web.app import create_app
 from tarocchi.web.players import COOKIE
 from tarocchi.web.rates import Rates
 from tarocchi.web.store import GameRow, Outcome, Store, token_hash
+from tarocchi.web.store.retention import Retention
 from tarocchi.web.store.schema import devices, games, transfers
 from tests.conftest import BACKENDS, api_client
 
@@ -142,7 +144,8 @@ def test_moving_to_another_browser(client: TestClient) -> None:
     move = client.post("/api/me/move")
     assert move.status_code == 201
     data = move.json()
-    assert data["url"].endswith(f"/move?code={data['code']}") and data["qr"].startswith("<svg")
+    assert data["url"].endswith(f"/move?code={data['code']}")
+    assert data["qr"].startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in data["qr"]
     first_browser = dict(client.cookies)
     client.cookies.clear()  # another browser
     assert client.post("/api/me/move").status_code == 401
@@ -175,3 +178,20 @@ def test_the_cookie_is_secure_over_https(tmp_path_factory: pytest.TempPathFactor
     db = tmp_path_factory.mktemp("https") / "games.sqlite3"
     with TestClient(create_app(db, ai_workers=1), base_url="https://testserver") as c:
         assert "; Secure" in new_game(c)["cookie"]
+
+
+def test_retention_keeps_a_player_s_deals_and_marks_the_untouched_left(store: Store) -> None:
+    """A player's deals are their history: the retention deletes only anonymous games, and
+    marks left a player's unfinished deal untouched past the unfinished age."""
+    store.players.create("p1", token_hash("p1"), T0)
+    kinds = (("mine-open", "p1", False), ("mine-done", "p1", True),
+             ("anon-open", None, False), ("anon-done", None, True))  # fmt: skip
+    for game_id, player, over in kinds:
+        store.create(row(game_id, player, started=T0))
+        store.update(game_id, 0, ((0, "CU-3"),), over, T0)
+    gone = Retention(1.0, 1.0).apply(store, datetime(2026, 2, 1, tzinfo=UTC))
+    assert gone == 2 and store.get("anon-open") is None and store.get("anon-done") is None
+    assert store.get("mine-open") is not None and store.get("mine-done") is not None
+    assert column(store, "result", "mine-open") == "left"
+    assert column(store, "finished_at", "mine-open") == T0
+    assert column(store, "result", "mine-done") is None  # (ended without an outcome here)

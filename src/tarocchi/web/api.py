@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, HTTPException, Path, Request, Security
+from fastapi import APIRouter, Depends, HTTPException, Path, Request, Security
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
@@ -54,9 +54,10 @@ from tarocchi.web.models import (
     Record,
     errors_for,
 )
-from tarocchi.web.players import client_of, issued_player
+from tarocchi.web.players import client_of, current_player, issued_player
 from tarocchi.web.rates import SLOW_DOWN, Rates, TooFast
 from tarocchi.web.store import GameRow, Outcome, Store, token_hash
+from tarocchi.web.store.players import Player
 from tarocchi.web.workers import RETRY_AFTER_S, AiPool, Busy, Unavailable, lower_priority
 
 T = TypeVar("T")
@@ -92,7 +93,17 @@ class Bearer(HTTPBearer):
         return HTTPAuthorizationCredentials(scheme=scheme, credentials=token)
 
 
-Auth = Annotated[HTTPAuthorizationCredentials | None, Security(Bearer(auto_error=False))]
+Bearing = Annotated[HTTPAuthorizationCredentials | None, Security(Bearer(auto_error=False))]
+Key = HTTPAuthorizationCredentials | Player | None
+
+
+async def opener(request: Request, bearer: Bearing) -> Key:
+    """Return what opens a game: the bearer token, else this browser's player (the history
+    opens a player's own deals by its device cookie), else None."""
+    return bearer if bearer is not None else await current_player(request)
+
+
+Auth = Annotated[Key, Depends(opener)]
 GameId = Annotated[str, Path(max_length=64)]  # the server's ids are 16 characters
 RETRY_LATER = {"Retry-After": str(RETRY_AFTER_S)}
 BUSY = Msg("too many requests at once; wait for the answers")
@@ -249,16 +260,16 @@ class Games:
     async def load(
         self,
         game_id: str,
-        auth: HTTPAuthorizationCredentials | None,
+        auth: Key,
         version: int | None = None,
         fresh: bool = False,
     ) -> Live:
-        """Return a game the bearer token opens (404 unknown, 401 no token or a malformed one,
-        403 wrong token, 409 a stored log the rules refuse), with fresh rebuilt from the
-        stored log even if this process has it in memory. For an action at `version`, a game
-        this process holds at that version is not read again: the action's write is
-        conditional on the version in the database, so a game another process has moved on
-        (or the retention deleted) ends in 409, and any other version is read afresh."""
+        """Return a game the bearer token (or its player's cookie) opens (404 unknown, 401 no token
+        or a malformed one, 403 wrong token, 409 a stored log the rules refuse), with fresh rebuilt
+        from the stored log even if this process has it in memory. For an action at `version`, a
+        game this process holds at that version is not read again: the action's write is conditional
+        on the version in the database, so a game another process has moved on (or the retention
+        deleted) ends in 409, and any other version is read afresh."""
         held = self.cache.get(game_id)
         if version is None or fresh or held is None or held.row.version != version:
             row = await asyncio.to_thread(self.store.get, game_id)
@@ -268,7 +279,10 @@ class Games:
             raise HTTPException(404, Msg("no such game"))
         if auth is None:
             raise HTTPException(401, Msg("missing bearer token"), {"WWW-Authenticate": "Bearer"})
-        if not secrets.compare_digest(token_hash(auth.credentials), row.token_hash):
+        if isinstance(auth, Player):  # its player's own deal, opened from their history
+            if auth.id != row.player_id:
+                raise HTTPException(403, Msg("wrong token for this game"))
+        elif not secrets.compare_digest(token_hash(auth.credentials), row.token_hash):
             raise HTTPException(403, Msg("wrong token for this game"))
         live = held
         if live is None or live.row.version != row.version or fresh:

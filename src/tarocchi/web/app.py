@@ -31,6 +31,7 @@ from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, nmsg, translator
 from tarocchi.web.api import Games, make_router, prepare_worker
 from tarocchi.web.daily import make_router as daily_routes
 from tarocchi.web.daily import publish_ahead
+from tarocchi.web.history import make_router as history_routes
 from tarocchi.web.lang import language, render
 from tarocchi.web.lessons import LESSONS, Lesson
 from tarocchi.web.lessons import LEVEL as LESSON_LEVEL
@@ -191,6 +192,7 @@ def create_app(
     app.include_router(lesson_routes(lambda request: request.app.state.games))
     app.include_router(player_routes())
     app.include_router(daily_routes(lambda request: request.app.state.games))
+    app.include_router(history_routes())
     app.include_router(pages_router)
     add_routes(app)
     return app

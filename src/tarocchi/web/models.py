@@ -392,6 +392,60 @@ class MoveCode(BaseModel):
     qr: str = Field(description="the link as a QR code: an SVG element")
 
 
+class HistoryDeal(BaseModel):
+    """A deal of your history."""
+
+    id: str
+    game: str
+    level: str
+    finished_at: str = Field(description="when it ended, or was left (ISO 8601 UTC)")
+    result: Literal["win", "draw", "loss", "left"]
+    margin: float | None = Field(description="your team's total minus theirs (null: left)")
+    ai_margin: float | None = Field(description="the AI's margin in your seat, once played")
+    accuracy: float | None = Field(description="your review's accuracy, 0 to 1, once done")
+    url: str = Field(description="the page that replays it, with its review")
+
+
+class History(BaseModel):
+    """A page of your history, newest first."""
+
+    total: int
+    page: int
+    pages: int
+    deals: list[HistoryDeal]
+
+
+class MeanInterval(BaseModel):
+    """A mean over n deals and its 95% interval."""
+
+    n: int
+    mean: float
+    low: float
+    high: float
+
+
+class StatLine(BaseModel):
+    """Your statistics in one game at one level."""
+
+    game: str
+    level: str
+    deals: int
+    wins: int
+    draws: int
+    losses: int
+    left: int
+    margin: MeanInterval | None
+    over_ai: MeanInterval | None = Field(description="your margin minus the AI's in your seat")
+    accuracy: float | None
+    reviewed: int
+
+
+class Stats(BaseModel):
+    """Your statistics per game and level."""
+
+    lines: list[StatLine]
+
+
 class Health(BaseModel):
     status: Literal["ok"]
 

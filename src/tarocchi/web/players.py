@@ -14,6 +14,7 @@ gives the second browser a device secret of its own for the same player.
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 import secrets
 from datetime import UTC, datetime, timedelta
@@ -133,11 +134,12 @@ def normal_code(text: str) -> str:
 
 
 def qr_svg(url: str) -> str:
-    """Return the QR code of a URL as an SVG element (black on white: scanners need the
-    contrast in dark mode too)."""
-    qr = segno.make(url, error="m")
-    svg: str = qr.svg_inline(scale=4, border=4, dark="#000", light="#fff", title="QR")
-    return svg
+    """Return the QR code of a URL as an SVG element in the SVG namespace (so a page may
+    parse it as XML), black on white: scanners need the contrast in dark mode too."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", xmldecl=False, svgns=True, scale=5,
+                                    border=4, dark="#000", light="#fff", title="QR")  # fmt: skip
+    return out.getvalue().decode()
 
 
 def make_router() -> APIRouter:

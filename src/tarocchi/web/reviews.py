@@ -242,7 +242,7 @@ class Reviewer:
                 return await self.progress(rv, data)
             if rv.ai is None:
                 ai = await self.pool.run(keys, ai_job, record, level)
-                return await self.save(game_id, ai=ai)
+                return await self.save(game_id, ai=ai, ai_margin=json.loads(ai)["margin"])
         except (Unavailable, RecordError, ValueError):
             return await self.failed(game_id, FAILED)
         released = await asyncio.to_thread(self.store.reviews.release, game_id, self.owner, _at())
@@ -253,7 +253,9 @@ class Reviewer:
         it, the review is done. Return whether work is left."""
         done = len(json.loads(data)["decisions"])
         if done >= (rv.total or 0) and rv.ai is not None:
-            finished = {"status": "done", "pending": False, "owner": None}
+            # the accuracy in its own column: the history's statistics average it in SQL
+            finished = {"status": "done", "pending": False, "owner": None,
+                        "accuracy": json.loads(data)["accuracy"]}  # fmt: skip
             await self.save(rv.game_id, end=True, done=done, data=data, **finished)
             return False
         return await self.save(rv.game_id, done=done, data=data)

@@ -219,19 +219,23 @@ class Store:
 
     def get(self, game_id: str) -> GameRow | None:
         """Return a stored game, or None."""
+        found = self.select(games.c.id == game_id)
+        return found[0] if found else None
+
+    def select(self, *where: sa.ColumnElement[bool], order: Any = ()) -> list[GameRow]:
+        """Return the stored games that meet conditions, in an order."""
         query = sa.select(
             games.c.id, games.c.token_hash, games.c.game, games.c.seed, games.c.level,
             games.c.actions, games.c.version, games.c.over, games.c.started_at, games.c.seed_chosen,
             games.c.practice, games.c.daily, games.c.player_id,
-        ).where(games.c.id == game_id)  # fmt: skip
-        r = self._run(lambda conn: conn.execute(query).first())
-        if r is None:
-            return None
-        actions = tuple((int(s), str(a)) for s, a in json.loads(r.actions))
-        return GameRow(
-            r.id, r.token_hash, r.game, r.seed % SEED_SPAN, r.level, actions, r.version, r.over,
-            r.started_at, r.seed_chosen, r.practice, r.daily, r.player_id,
-        )  # fmt: skip
+        ).where(*where).order_by(*order)  # fmt: skip
+        rows = self._run(lambda conn: conn.execute(query).all())
+        return [
+            GameRow(r.id, r.token_hash, r.game, r.seed % SEED_SPAN, r.level,
+                    tuple((int(s), str(a)) for s, a in json.loads(r.actions)), r.version, r.over,
+                    r.started_at, r.seed_chosen, r.practice, r.daily, r.player_id)
+            for r in rows
+        ]  # fmt: skip
 
     def update(
         self,
@@ -276,8 +280,8 @@ class Store:
     def delete_stale(self, unfinished_before: str | None, finished_before: str | None) -> int:
         """Delete the unfinished games last changed before one time and the finished ones
         before another (None: keep them); return how many went. Times are ISO 8601 UTC."""
-        stale = [
-            sa.and_(games.c.over == over, games.c.updated_at < before)
+        stale = [  # never a player's deal: it is their history (anonymous once they leave)
+            sa.and_(games.c.over == over, games.c.updated_at < before, games.c.player_id.is_(None))
             for over, before in ((False, unfinished_before), (True, finished_before))
             if before is not None
         ]
@@ -289,6 +293,21 @@ class Store:
         while (n := self._run(lambda conn: conn.execute(query).rowcount)) > 0:
             deleted += n
         return deleted
+
+    def leave_stale(self, before: str) -> int:
+        """Mark left the players' unfinished deals last changed before a time (as the
+        retention would delete an anonymous one); return how many."""
+        query = (
+            games.update()
+            .where(
+                games.c.player_id.is_not(None),
+                ~games.c.over,
+                games.c.result.is_(None),
+                games.c.updated_at < before,
+            )
+            .values(result="left", finished_at=games.c.updated_at)
+        )
+        return int(self._run(lambda conn: conn.execute(query).rowcount))
 
     def size_bytes(self) -> int:
         """Return the bytes the games take in the database, indexes included."""

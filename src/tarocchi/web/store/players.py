@@ -1,6 +1,7 @@
 """The stored players: a player without an account, known by the hashed device secrets of
 their browsers; the one-time codes that move a player to another browser; deleting a
-player (their devices and codes go with them, their games stay, anonymous).
+player (their devices and codes go with them, their games stay, anonymous); and a
+player's history, its pages and its statistics summed by the database.
 
 Secrets and codes are stored as their SHA-256 (the store never holds what opens a
 player). Each call is one transaction: a code is taken by a conditional delete, so it
@@ -15,7 +16,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from tarocchi.web.store.schema import devices, games, players, transfers
+from tarocchi.progress import RESULTS, Sums
+from tarocchi.web.store.schema import devices, games, players, reviews, transfers
 
 Run = Callable[..., Any]
 NAME_LENGTH = 40  # characters of a display name
@@ -28,6 +30,47 @@ class Player:
     id: str
     name: str | None
     created_at: str
+
+
+# -- a player's history: their finished and left deals, newest first
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One deal of a player's history."""
+
+    id: str
+    game: str
+    level: str
+    finished_at: str
+    result: str  # win, draw, loss or left
+    margin: float | None  # South's team's (None: left)
+    ai_margin: float | None  # the AI's in South's seat on the same cards, once played
+    accuracy: float | None  # the review's, once done
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """Which of a player's deals: all of them, or of a game, a level, a result."""
+
+    player_id: str
+    game: str | None = None
+    level: str | None = None
+    result: str | None = None
+
+    def where(self) -> list[sa.ColumnElement[bool]]:
+        """Return the conditions (a practice deal is not part of the history)."""
+        out = [games.c.player_id == self.player_id, games.c.result.is_not(None),
+               games.c.practice.is_(None)]  # fmt: skip
+        for name in ("game", "level", "result"):
+            value = getattr(self, name)
+            if value is not None:
+                out.append(games.c[name] == value)
+        return out
+
+
+HISTORY = games.outerjoin(reviews, reviews.c.game_id == games.c.id)
+NEWEST = (games.c.finished_at.desc(), games.c.started_at.desc(), games.c.id.desc())
 
 
 class PlayerStore:
@@ -122,3 +165,51 @@ class PlayerStore:
         """Delete the move codes past their time; return how many went."""
         query = transfers.delete().where(transfers.c.expires_at <= now)
         return int(self._run(lambda conn: conn.execute(query).rowcount))
+
+    def deals(self, which: Filter, limit: int, offset: int) -> tuple[int, list[Deal]]:
+        """Return how many deals a filter takes and a page of them, newest first."""
+        count = sa.select(sa.func.count()).select_from(games).where(*which.where())
+        page = (
+            sa.select(games.c.id, games.c.game, games.c.level, games.c.finished_at, games.c.result,
+                      games.c.margin, reviews.c.ai_margin, reviews.c.accuracy)
+            .select_from(HISTORY).where(*which.where()).order_by(*NEWEST)
+            .limit(limit).offset(offset)
+        )  # fmt: skip
+
+        def work(conn: sa.Connection) -> tuple[int, list[Deal]]:
+            return conn.execute(count).scalar_one(), [Deal(*r) for r in conn.execute(page)]
+
+        found: tuple[int, list[Deal]] = self._run(work)
+        return found
+
+    def sums(self, which: Filter) -> list[Sums]:
+        """Return the sums of a player's deals per game and level, added up by the database."""
+        m, a = games.c.margin, reviews.c.accuracy
+        diff = games.c.margin - reviews.c.ai_margin
+
+        def of(kind: str) -> sa.ColumnElement[int]:
+            return sa.func.coalesce(sa.func.sum(sa.case((games.c.result == kind, 1), else_=0)), 0)
+
+        def total(x: sa.ColumnElement[Any]) -> sa.ColumnElement[float]:
+            return sa.func.coalesce(sa.func.sum(x), 0.0)
+
+        query = (
+            sa.select(games.c.game, games.c.level, sa.func.count(), *(of(k) for k in RESULTS),
+                      sa.func.count(m), total(m), total(m * m), sa.func.count(diff), total(diff),
+                      total(diff * diff), sa.func.count(a), total(a))
+            .select_from(HISTORY).where(*which.where())
+            .group_by(games.c.game, games.c.level).order_by(games.c.game, games.c.level)
+        )  # fmt: skip
+        rows = self._run(lambda conn: conn.execute(query).all())
+        return [Sums(r[0], r[1], (int(r[2]), int(r[3]), int(r[4]), int(r[5]), int(r[6])),
+                     (r[7], float(r[8]), float(r[9])), (r[10], float(r[11]), float(r[12])),
+                     (r[13], float(r[14]))) for r in rows]  # fmt: skip
+
+    def series(self, which: Filter, last: int) -> list[tuple[str, float | None, float | None]]:
+        """Return the last deals of a filter, oldest first: when, margin and review accuracy."""
+        query = (
+            sa.select(games.c.finished_at, games.c.margin, reviews.c.accuracy)
+            .select_from(HISTORY).where(*which.where()).order_by(*NEWEST).limit(last)
+        )  # fmt: skip
+        rows = self._run(lambda conn: conn.execute(query).all())
+        return [(r[0], r[1], r[2]) for r in reversed(rows)]
