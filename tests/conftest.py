@@ -94,6 +94,20 @@ def stop_server(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> Non
     proc.wait(timeout=60)  # a loaded machine stops the AI workers slowly
 
 
+@pytest.fixture(scope="session", autouse=True)
+def kept_deals(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Keep the terminal's deals (`tarocchi history`) in a folder of the session's, never in
+    the user's own data folder."""
+    folder = tmp_path_factory.mktemp("data")
+    before = os.environ.get("TAROCCHI_DATA")
+    os.environ["TAROCCHI_DATA"] = str(folder)
+    yield folder
+    if before is None:
+        del os.environ["TAROCCHI_DATA"]
+    else:
+        os.environ["TAROCCHI_DATA"] = before
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Yield the base URL of a running server with a fresh database."""

@@ -27,6 +27,8 @@ LAYERS = (
         "tarocchi.review",
         "tarocchi.review_explain",
         "tarocchi.stability",
+        "tarocchi.progress",
+        "tarocchi.daily",
     ),
     ("tarocchi.cli", "tarocchi.terminal", "tarocchi.web", "tarocchi.adapters"),
     ("tarocchi.catalogs",),  # the maintainer tool (`make messages`): nothing serves it

@@ -1,4 +1,4 @@
-"""The `tarocchi` command: serve, db, play, arena, bots, bench, replay, review."""
+"""The `tarocchi` command: serve, db, play, history, arena, bots, bench, replay, review, verify."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,10 @@ COMMANDS: dict[str, tuple[str, tuple[Option, ...]]] = {
         opt("--level", default="normal", choices=sorted(LEVELS),
             help="how well the AI players play"),
         lang_option("to play in"),
+        opt("--daily", default=None, metavar="DATE",
+            help="play a past day's deal of the day (YYYY-MM-DD), its seed revealed by --server "
+            "and checked against its commitment; practice"),
+        opt("--server", default=None, metavar="URL", help="the site of --daily's deal"),
     )),
     "arena": ("duplicate match between two bots", (
         GAME,
@@ -103,6 +108,11 @@ COMMANDS: dict[str, tuple[str, tuple[Option, ...]]] = {
             help="review South's play in N seeded deals twice, with independent seeds, and "
             "report how often the marks agree"),
     )),
+    "history": ("the deals played in the terminal, with their statistics", (
+        opt("--game", default=None, choices=sorted(GAMES)),
+        opt("--level", default=None, choices=sorted(LEVELS)),
+        lang_option("to list them in"),
+    )),
     "replay": ("verify and show a deal record", (opt("file", type=Path),)),
     "review": ("the AI's review of a seat's play in a deal record", (
         opt("file", type=Path),
@@ -112,6 +122,19 @@ COMMANDS: dict[str, tuple[str, tuple[Option, ...]]] = {
             "shows it; else hard)"),
         opt("--json", action="store_true", help="print the review as JSON"),
         lang_option("of the review"),
+    )),
+    "verify": ("check a revealed deal of the day against its commitment, and a record of it", (
+        GAME,
+        opt("date", help="the day, YYYY-MM-DD (UTC)"),
+        opt("--server", default=None, metavar="URL",
+            help="take the seed and the commitment the server published (e.g. "
+            "http://127.0.0.1:8000)"),
+        opt("--seed", type=int, default=None, help="the revealed seed (without --server)"),
+        opt("--commitment", default=None, metavar="HEX",
+            help="the commitment published before the day (without --server)"),
+        opt("--record", type=Path, default=None, metavar="FILE",
+            help="a record of that day's deal: check that every AI action followed from the "
+            "deal and the play"),
     )),
 }  # fmt: skip
 
@@ -156,7 +179,9 @@ def run(args: argparse.Namespace) -> int:
         from tarocchi.terminal import play_terminal
 
         lang = args.lang or from_environment()
-        return play_terminal(args.game, args.seed, args.level, sys.stdin, sys.stdout, lang)
+        if args.daily is None:
+            return play_terminal(args.game, args.seed, args.level, sys.stdin, sys.stdout, lang)
+        return play_daily(args, lang)
     if args.command == "arena":
         from tarocchi.arena import run as run_arena
 
@@ -199,10 +224,18 @@ def run(args: argparse.Namespace) -> int:
             json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items())
         )
         return 0
+    if args.command == "history":
+        from tarocchi.terminal import describe_history, kept
+
+        lang = args.lang or from_environment()
+        print(describe_history(kept(args.game, args.level), translator(lang)))
+        return 0
     if args.command == "replay":
         return replay_file(args.file)
     if args.command == "review":
         return review_file(args)
+    if args.command == "verify":
+        return verify_daily(args)
     raise AssertionError(args.command)
 
 
@@ -349,6 +382,77 @@ def review_file(args: argparse.Namespace) -> int:
         return 1
     print(json.dumps(to_json(done, tr)) if args.json else describe_review(done, tr))
     return 0
+
+
+def verify_daily(args: argparse.Namespace) -> int:
+    """Check a day's revealed seed against its commitment (from --server, or given) and a
+    record of the deal if given; return 0 only when everything checks, 2 for bad options."""
+    from tarocchi import daily
+    from tarocchi.record import load
+
+    def fail(why: str, status: int = 1) -> int:
+        print(f"tarocchi verify: {why}", file=sys.stderr)
+        return status
+
+    try:
+        day = date.fromisoformat(args.date)
+    except ValueError:
+        return fail(f"{args.date!r} is not a date YYYY-MM-DD", 2)
+    if (args.server is None) == (args.seed is None or args.commitment is None):
+        return fail("give either --server URL or both --seed and --commitment", 2)
+    seed, published = args.seed, args.commitment
+    try:
+        if args.server is not None:
+            seed, published = published_seed(args.server, args.game, day)
+        record = None if args.record is None else load(args.record)
+        done = daily.verify(args.game, day, seed, published, record)
+    except (OSError, ValueError) as e:  # the server, the record file, or what verify found
+        return fail(str(e))
+    print(f"{args.game} {day}: the seed {done.seed} matches the commitment {published}; it "
+          f"deals {done.dealer} as the dealer.")  # fmt: skip
+    if record is not None:
+        print(f"{args.record}: the deal of the day, replayed: its {done.ai_actions} AI actions "
+              "all follow from the deal and the play.")  # fmt: skip
+    return 0
+
+
+def play_daily(args: argparse.Namespace, lang: str) -> int:
+    """Play a past day's deal of the day in the terminal, its seed fetched from --server and
+    checked against the commitment published before the day; return the exit status."""
+    from tarocchi import daily
+    from tarocchi.terminal import play_terminal
+
+    if args.server is None:
+        print("tarocchi play: --daily needs --server URL (the site reveals the seed)",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    try:
+        day = date.fromisoformat(args.daily)
+        seed, published = published_seed(args.server, args.game, day)
+        daily.verify(args.game, day, seed, published)
+    except (OSError, ValueError) as e:
+        print(f"tarocchi play: {e}", file=sys.stderr)
+        return 1
+    return play_terminal(args.game, seed, daily.LEVEL, sys.stdin, sys.stdout, lang, day)
+
+
+def published_seed(server: str, game_name: str, day: date) -> tuple[int, str]:
+    """Return the revealed seed and the commitment a server published for a game and day
+    (ValueError while the seed is not revealed, OSError when the server cannot answer)."""
+    import urllib.error
+    import urllib.request
+
+    url = f"{server.rstrip('/')}/api/daily/{game_name}/{day.isoformat()}"
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            data = json.load(answer)
+    except urllib.error.HTTPError as e:
+        raise ValueError(f"{url}: {e.code} {e.reason}") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{url}: not JSON: {e}") from None
+    if data.get("seed") is None:
+        raise ValueError(f"the seed of {game_name} on {day} is not revealed yet")
+    return int(data["seed"]), str(data["commitment"])
 
 
 if __name__ == "__main__":

@@ -5,22 +5,32 @@ the bots did is told by comparing South's view before and after their moves.
 Works with piped stdin, so a test can play a whole deal through it. Speaks the
 language of `--lang` or of the environment (LANG and friends, see tarocchi.i18n); the
 commands and card codes stay the same in every language.
+
+Each deal finished (its record) or quit (a note of it) is kept in the user's data folder
+(platformdirs', or $TAROCCHI_DATA), for `tarocchi history`: the list and the statistics
+of `tarocchi.progress`.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import secrets
 import textwrap
 from collections.abc import Iterable
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from tarocchi import daily, progress
 from tarocchi.bots import make_bot
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TEAMS, TRUMPS, bits, team_of
 from tarocchi.games import game
 from tarocchi.games.base import IllegalAction, Result, TrickGame, exact
 from tarocchi.i18n import N_, Msg, Translator, joined, nmsg, translator
 from tarocchi.match import DealLog, advance, bot_seed
+from tarocchi.record import now
 from tarocchi.views import View, amount, changes, headline, step, view
 
 if TYPE_CHECKING:
@@ -45,6 +55,8 @@ HELP = N_(
 )
 ACTIONS_HELP = N_("  %(actions)s -- as listed when they are offered\n")
 ROLES = (N_("%(seat)s (you)"), N_("%(seat)s (opponent)"), N_("%(seat)s (partner)"))
+DATA_ENV = "TAROCCHI_DATA"  # the folder of the kept deals, instead of the platform's
+LEFT = "tarocchi-left"  # the format of a quit deal's note (a finished one keeps its record)
 
 
 def seat_label(seat: int, tr: Translator) -> str:
@@ -179,9 +191,16 @@ class Narrator:
 
 
 def play_terminal(
-    game_name: str, seed: int | None, level: str, inp: TextIO, out: TextIO, lang: str = "en"
+    game_name: str,
+    seed: int | None,
+    level: str,
+    inp: TextIO,
+    out: TextIO,
+    lang: str = "en",
+    day: date | None = None,
 ) -> int:
-    """Play one deal with the human as South, speaking lang; return the exit status."""
+    """Play one deal with the human as South, speaking lang; return the exit status. With a
+    day, the seed is that day's revealed deal of the day, its AI answering as on the site."""
     rules = game(game_name)
     tr = translator(lang)
     _ = tr.gettext
@@ -195,41 +214,59 @@ def play_terminal(
     state = rules.deal(seed)
     narrator = Narrator(rules, out, tr, state)
     say = narrator.say
-    say(
-        _("%(game)s, deal %(seed)d. You are South; North, opposite you, is your AI partner.")
-        % {"game": rules.title, "seed": seed}
-    )
+    if day is None:
+        say(
+            _("%(game)s, deal %(seed)d. You are South; North, opposite you, is your AI partner.")
+            % {"game": rules.title, "seed": seed}
+        )
+    else:  # the AI seats answer as the site's did that day, each made at each answer
+        said = {"game": rules.title, "date": day}
+        say(_("%(game)s, the deal of the day of %(date)s, as practice. You are South; North, "
+              "opposite you, is your AI partner.") % said)  # fmt: skip
+        level = daily.LEVEL
     dealer, leader = seat_label(state.dealer, tr), seat_label((state.dealer + 1) % 4, tr)
     say(_("%(dealer)s deals; %(leader)s leads first.") % {"dealer": dealer, "leader": leader})
     say(_("Type 'help' for commands.") + "\n")
     narrator.told(changes(None, narrator.last, tr))  # what the deal shows before anyone acts
     log = DealLog(rules, seed, state, ("human", level, level, level))
     while True:
-        for taken in advance(rules, narrator.state, bots):
+        if day is None:
+            steps = advance(rules, narrator.state, bots)
+        else:
+            steps = daily.answers(rules, seed, narrator.state, len(log.actions))
+        for taken in steps:
             narrator.follow(taken.action)
             log.actions.append((taken.seat, taken.action))
         v = narrator.last
         if v.result is not None:
             say(describe_result(rules, v.result, tr))
             log.final = narrator.state
-            after_the_deal(log, inp, narrator)
+            extra = {} if day is None else {"daily": {"game": game_name, "date": str(day)},
+                                            "practice": {"from": None, "action": 0}}  # fmt: skip
+            after_the_deal(log, inp, narrator, extra)
             return 0
         action = ask(rules, narrator.state, v, inp, narrator)
         if action is None:
             say(_("You left the deal."))
+            keep({"format": LEFT, "game": rules.name, "seed": seed, "level": level,
+                  "actions": len(log.actions), "finished_at": now()}, narrator)  # fmt: skip
             return 1
         narrator.follow(action)
         log.actions.append((HUMAN, action))
 
 
-def after_the_deal(log: DealLog, inp: TextIO, narrator: Narrator) -> None:
-    """Offer the AI's review of the deal and saving its record, until another answer."""
+def after_the_deal(
+    log: DealLog, inp: TextIO, narrator: Narrator, extra: dict[str, Any] | None = None
+) -> None:
+    """Offer the AI's review of the deal and saving its record (with extra fields), until
+    another answer."""
     from tarocchi.record import make_record, save
     from tarocchi.review import review
 
     tr = narrator.tr
     _ = tr.gettext
-    record = make_record(log)
+    record = make_record(log) | (extra or {})
+    keep(record, narrator)
     narrator.say(
         "\n"
         + _(
@@ -531,3 +568,78 @@ def describe_ai(r: Review, tr: Translator) -> str:
     if gap < 0:
         return line + ": " + _("it beat you by %(n)s %(unit)s.") % values
     return line + ": " + _("the same.")
+
+
+# -- the kept deals: `tarocchi history` ----------------------------------------------------
+
+
+def deals_dir() -> Path:
+    """Return the folder of the kept deals: $TAROCCHI_DATA/deals, else the platform's."""
+    from platformdirs import user_data_dir
+
+    return Path(os.environ.get(DATA_ENV) or user_data_dir("tarocchi")) / "deals"
+
+
+def keep(entry: dict[str, Any], narrator: Narrator) -> None:
+    """Keep a finished deal's record or a quit deal's note for `tarocchi history`."""
+    folder = deals_dir()
+    stamp = str(entry["finished_at"]).replace(":", "").replace("+0000", "Z")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{stamp}-{entry['game']}-{secrets.token_hex(3)}.json"
+        path.write_text(json.dumps(entry) + "\n", encoding="utf-8")
+    except OSError as e:
+        narrator.say(narrator.tr.gettext("Cannot save the record: %(reason)s")
+                     % {"reason": e.strerror})  # fmt: skip
+
+
+def kept(game_name: str | None, level: str | None) -> list[dict[str, Any]]:
+    """Return the kept deals of a game and a level (None: any), newest first, each with its
+    game, level, end, result and margin (None: quit); unreadable files are skipped."""
+    out = []
+    folder = deals_dir()
+    for path in folder.glob("*.json") if folder.is_dir() else ():
+        try:
+            entry = json.loads(path.read_text(encoding="utf-8"))
+            if entry.get("format") == LEFT:
+                margin, result, lv = None, "left", str(entry["level"])
+            else:
+                (margin, result), lv = progress.outcome(entry), str(entry["players"][1]["name"])
+            deal = {"game": str(entry["game"]), "level": lv, "when": str(entry["finished_at"]),
+                    "result": result, "margin": margin}  # fmt: skip
+        except (OSError, ValueError, KeyError, IndexError, TypeError):
+            continue  # not a deal this folder keeps
+        if game_name in (None, deal["game"]) and level in (None, deal["level"]):
+            out.append(deal)
+    return sorted(out, key=lambda d: d["when"], reverse=True)
+
+
+def describe_history(deals: list[dict[str, Any]], tr: Translator) -> str:
+    """Return the kept deals as text, newest first, and the statistics per game and level."""
+    _ = tr.gettext
+    if not deals:
+        return _("No deals kept yet: play one with `tarocchi play`.")
+    words = {"win": _("won"), "draw": _("drawn"), "loss": _("lost"), "left": _("left")}
+    out = [_("Deals, newest first:")]
+    for d in deals:
+        margin = "" if d["margin"] is None else f" {d['margin']:+g}"
+        out.append(f"  {d['when'][:16].replace('T', ' ')}  {game(d['game']).title}  {d['level']}"
+                   f"  {words[d['result']]}{margin}")  # fmt: skip
+    out.append("")
+    ended = ((d["game"], d["level"], d["result"], d["margin"]) for d in deals)
+    out.extend(describe_line(progress.line(s), tr) for s in progress.sums_of(ended))
+    return "\n".join(out)
+
+
+def describe_line(x: progress.Line, tr: Translator) -> str:
+    """Return the statistics of one game and level as a line of text."""
+    text = tr.gettext(
+        "%(game)s, %(level)s: deals %(deals)d, won %(wins)d, drawn %(draws)d, lost %(losses)d, "
+        "left %(left)d"
+    ) % {"game": game(x.game).title, "level": x.level, "deals": x.deals, "wins": x.wins,
+         "draws": x.draws, "losses": x.losses, "left": x.left}  # fmt: skip
+    if x.margin is not None:
+        text += "; " + tr.gettext("mean margin %(mean)s (95%% interval %(low)s to %(high)s)") % {
+            "mean": f"{x.margin.mean:+.1f}", "low": f"{x.margin.low:+.1f}",
+            "high": f"{x.margin.high:+.1f}"}  # fmt: skip
+    return text

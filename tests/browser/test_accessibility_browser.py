@@ -23,7 +23,7 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "form-action 'self'")  # fmt: skip
 GAMES = ["piedicavallo", "ottocento", "minchiate"]
 TRADITIONS = ["tarocco-piemontese", "tarocchino-bolognese", "minchiate"]
-PAGES = ["/"] + [f"/traditions/{t}" for t in TRADITIONS] + [f"/rules/{g}" for g in GAMES]
+PAGES = ["/", "/daily"] + [f"/traditions/{t}" for t in TRADITIONS] + [f"/rules/{g}" for g in GAMES]
 
 
 def with_csp(route: Route) -> None:

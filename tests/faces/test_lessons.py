@@ -103,6 +103,7 @@ def test_the_api_explains_the_lesson_deal_from_south_s_view(client: TestClient) 
     made = client.post("/api/games", json={"game": "ottocento", "seed": lesson.seed,
                                            "level": LEVEL}).json()  # fmt: skip
     url = f"/api/games/{made['id']}/lesson"
+    client.cookies.clear()  # (its player's cookie opens the game as its token does)
     assert client.get(url).status_code == 401
     assert client.get(url, headers={"Authorization": "Bearer wrong"}).status_code == 403
     headers = {"Authorization": f"Bearer {made['token']}", "Accept-Language": "it"}

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 import tarocchi
 from tarocchi.i18n import LANGUAGES, translator
 from tarocchi.web import content, pages
+from tarocchi.web.daily import make_router as daily_routes
 
 STATIC = Path(pages.__file__).parent / "static"
 
@@ -125,8 +126,14 @@ def route_exists(client: TestClient, link: str, page: Page) -> bool:
         return m[1] in LANGUAGES
     if m := re.fullmatch(r"\?theme=([a-z]+)", link):  # the light or dark switch: this page
         return m[1] in ("light", "dark")
+    if link == "/daily":  # the deal of the day's page (its own router, on the store)
+        return link in {getattr(r, "path", "") for r in daily_routes(lambda r: None).routes}
     if link in ("/", "/static/site.css", "/static/favicon.svg"):
         return client.get(link).status_code == 200
+    if link in ("/history", "/move"):  # a player's pages (the app's, not this test's)
+        from tarocchi.web.history import make_router
+
+        return link in {getattr(r, "path", "") for r in make_router().routes}
     if m := re.fullmatch(r"/traditions/([a-z-]+)", link):
         return m[1] in content.TRADITIONS
     if m := re.fullmatch(r"/(rules|play|learn)/([a-z]+)", link):

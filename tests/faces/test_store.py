@@ -144,8 +144,12 @@ def test_an_old_file_is_upgraded_in_place(tmp_path: Path) -> None:
     for old in before:  # each stored log went on from where it was
         new = after[old[0]]
         assert new[:5] == old[:5] and json.loads(new[5])[: old[6]] == json.loads(old[5])
-        assert new[-2] == 0  # seed_chosen (0003): unknown for these, taken as drawn
-        assert new[-1] is None  # practice (0005): none of these started from another deal
+        assert new[-7] == 0  # seed_chosen (0003): unknown for these, taken as drawn
+        assert new[-6] is None  # practice (0005): none of these started from another deal
+        # (0006) nobody's; a deal played to its end here keeps its end, margin and result
+        played_on = len(json.loads(new[5])) > old[6]
+        assert new[-5] is None and (new[-2] in ("win", "draw", "loss")) == played_on
+        assert new[-1] is None  # daily (0007): none of these is a deal of the day
 
 
 # the table as the store made it once it kept seed_chosen, before the migrations came
@@ -161,7 +165,7 @@ CREATE TABLE games (
 
 def test_a_file_with_seed_chosen_is_adopted(tmp_path: Path) -> None:
     """A file whose table already has seed_chosen (and a 64-bit seed stored negative) goes
-    through 0001-0005 as it is: its games keep their seeds and their chosen flags."""
+    through 0001-0007 as it is: its games keep their seeds and their chosen flags."""
     db = tmp_path / "v1.sqlite3"
     with contextlib.closing(sqlite3.connect(db)) as raw, raw:
         raw.execute(V1_TABLE)

@@ -188,3 +188,32 @@ def test_the_end_of_a_deal_offers_the_review_and_saving_the_record(tmp_path: Pat
     review = text[text.index("=== Review of South's play ===") :]
     assert review.count("Trick ") >= 15 and "The AI (heuristic) on your cards" in review
     assert text.rstrip().endswith("> done")  # "done" ended it: the last "1" was never read
+
+
+def test_tarocchi_history_lists_the_kept_deals_and_their_statistics(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each finished or quit terminal deal is kept in the data folder; `tarocchi history`
+    lists them newest first with the statistics per game and level, filtered."""
+    from tarocchi.cli import main
+    from tarocchi.progress import mean_of
+
+    monkeypatch.setenv("TAROCCHI_DATA", str(tmp_path))
+    assert main(["history"]) == 0
+    assert "No deals kept yet" in capsys.readouterr().out
+    for seed in (1, 2):
+        assert run("piedicavallo", seed, ["1"] * 20)[0] == 0
+    assert run("minchiate", 3, ["quit"])[0] == 1
+    kept = sorted((tmp_path / "deals").glob("*.json"))
+    assert len(kept) == 3
+    records = [load(p) for p in kept if load(p).get("format") == "tarocchi-record"]
+    margins = [r["result"]["ns"] - r["result"]["ew"] for r in records]
+    assert main(["history", "--game", "piedicavallo"]) == 0
+    out = capsys.readouterr().out
+    assert "Minchiate" not in out and out.count("Piedicavallo Tarocchi  random") == 2
+    m = mean_of(2, sum(margins), sum(x * x for x in margins))
+    assert m is not None
+    assert f"mean margin {m.mean:+.1f} (95% interval {m.low:+.1f} to {m.high:+.1f})" in out
+    assert main(["history", "--lang", "it"]) == 0
+    out = capsys.readouterr().out
+    assert "abbandonata" in out and "abbandonate 1" in out and "left" not in out

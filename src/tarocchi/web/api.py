@@ -16,6 +16,7 @@ models of `tarocchi.web.models`.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import re
 import secrets
@@ -24,13 +25,15 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, HTTPException, Path, Request, Security
+from fastapi import APIRouter, Depends, HTTPException, Path, Request, Security
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
+from tarocchi import daily
 from tarocchi.bots import LEVELS
 from tarocchi.cards import team_of
 from tarocchi.games import GAMES, game
@@ -52,8 +55,11 @@ from tarocchi.web.models import (
     Record,
     errors_for,
 )
+from tarocchi.web.players import client_of, current_player, issued_player
 from tarocchi.web.rates import SLOW_DOWN, Rates, TooFast
 from tarocchi.web.store import GameRow, Store, token_hash
+from tarocchi.web.store.players import Player
+from tarocchi.web.store.schema import Outcome
 from tarocchi.web.workers import RETRY_AFTER_S, AiPool, Busy, Unavailable, lower_priority
 
 T = TypeVar("T")
@@ -67,6 +73,8 @@ CHANGED = Msg("the game changed meanwhile; reload it")
 # plays only the seats nobody holds
 AT_A_TABLE = Msg("this deal is played at a table with friends; play it on its live connection")
 NOT_OVER = Msg("the deal is not over yet")
+# a record holds its seed, which tells everyone's deal of the day until the day is over
+UNREVEALED = Msg("the deal of the day's record is given once the day is over")
 CACHE_SIZE = 4096  # live states kept in memory; others are rebuilt from the log on demand
 SEED_BITS = 64  # a drawn seed: nobody can choose it, nor find it from South's hand
 # the search levels, and the bot that stands in for them when every AI worker is busy
@@ -91,7 +99,17 @@ class Bearer(HTTPBearer):
         return HTTPAuthorizationCredentials(scheme=scheme, credentials=token)
 
 
-Auth = Annotated[HTTPAuthorizationCredentials | None, Security(Bearer(auto_error=False))]
+Bearing = Annotated[HTTPAuthorizationCredentials | None, Security(Bearer(auto_error=False))]
+Key = HTTPAuthorizationCredentials | Player | None
+
+
+async def opener(request: Request, bearer: Bearing) -> Key:
+    """Return what opens a game: the bearer token, else this browser's player (the history
+    opens a player's own deals by its device cookie), else None."""
+    return bearer if bearer is not None else await current_player(request)
+
+
+Auth = Annotated[Key, Depends(opener)]
 GameId = Annotated[str, Path(max_length=64)]  # the server's ids are 16 characters
 RETRY_LATER = {"Retry-After": str(RETRY_AFTER_S)}
 BUSY = Msg("too many requests at once; wait for the answers")
@@ -135,6 +153,17 @@ def table_turns(
     bot = SHORT if short and level in SEARCH_LEVELS else LEVELS[level]
     bots = table_bots(rules, [bot] * 4, seed, seats, len(actions))
     return [(move.seat, rules.action_code(move.action)) for move in advance(rules, state, bots)]
+
+
+def daily_turns(
+    game_name: str, seed: int, actions: tuple[tuple[int, str], ...]
+) -> list[tuple[int, str]]:
+    """Play the AI seats of a deal of the day until South must act or the deal ends (in a
+    worker process): the normal level unclocked, so every player meets the same answers."""
+    rules = game(game_name)
+    state = replay(rules, seed, actions)
+    steps = daily.answers(rules, seed, state, len(actions))
+    return [(move.seat, rules.action_code(move.action)) for move in steps]
 
 
 def hint_for(
@@ -219,18 +248,19 @@ class Games:
     async def load(
         self,
         game_id: str,
-        auth: HTTPAuthorizationCredentials | None,
+        auth: Key,
         version: int | None = None,
         fresh: bool = False,
         seats: bool = False,
     ) -> Live:
-        """Return a game the bearer token opens (with seats, a friend's seat token opens it
-        too: for what every seat may see), 404 unknown, 401 no token or a malformed one,
-        403 wrong token, 409 a stored log the rules refuse; with fresh rebuilt from the
-        stored log even if this process has it in memory. For an action at `version`, a game
-        this process holds at that version is not read again: the action's write is
-        conditional on the version in the database, so a game another process has moved on
-        (or the retention deleted) ends in 409, and any other version is read afresh."""
+        """Return a game the bearer token (or its player's cookie) opens; with seats, a
+        friend's seat token opens it too, for what every seat may see (404 unknown, 401 no
+        token or a malformed one, 403 wrong token, 409 a stored log the rules refuse); with
+        fresh rebuilt from the stored log even if this process has it in memory. For an
+        action at `version`, a game this process holds at that version is not read again:
+        the action's write is conditional on the version in the database, so a game another
+        process has moved on (or the retention deleted) ends in 409, and any other version
+        is read afresh."""
         held = self.cache.get(game_id)
         if version is None or fresh or held is None or held.row.version != version:
             row = await asyncio.to_thread(self.store.get, game_id)
@@ -240,8 +270,12 @@ class Games:
             raise HTTPException(404, Msg("no such game"))
         if auth is None:
             raise HTTPException(401, Msg("missing bearer token"), {"WWW-Authenticate": "Bearer"})
-        hashed = token_hash(auth.credentials)
-        if not secrets.compare_digest(hashed, row.token_hash) and not (
+        if isinstance(auth, Player):  # its player's own deal, opened from their history
+            if auth.id != row.player_id:
+                raise HTTPException(403, Msg("wrong token for this game"))
+        elif not secrets.compare_digest(
+            hashed := token_hash(auth.credentials), row.token_hash
+        ) and not (
             seats and await asyncio.to_thread(self.store.tables.holder, game_id, hashed) is not None
         ):
             raise HTTPException(403, Msg("wrong token for this game"))
@@ -262,26 +296,51 @@ class Games:
         return live
 
     async def create(
-        self, body: NewGame, client: str, tr: Translator
+        self, body: NewGame, client: str, tr: Translator, player_id: str | None = None
     ) -> tuple[Live, str, list[dict[str, Any]]]:
-        """Start a game and let the AI act up to South's first decision."""
+        """Start a game (the player's, if any) and let the AI act up to South's first
+        decision."""
         self.limit("create", client)
-        level = body.level or DEFAULT_LEVEL
         chosen = body.seed is not None
         seed = body.seed if body.seed is not None else secrets.randbits(SEED_BITS)
+        return await self.start(body.game, seed, body.level or DEFAULT_LEVEL, chosen, client, tr,
+                                player_id=player_id)  # fmt: skip
+
+    async def start(
+        self,
+        game_name: str,
+        seed: int,
+        level: str,
+        chosen: bool,
+        client: str,
+        tr: Translator,
+        save: Callable[[GameRow], GameRow] | None = None,
+        player_id: str | None = None,
+    ) -> tuple[Live, str, list[dict[str, Any]]]:
+        """Deal a new game (the player's, if any), let the AI act up to South's first
+        decision and store it (by save, which returns the row stored; a deal of the day's AI
+        plays its own way)."""
         token = secrets.token_urlsafe(24)
-        stamp = now()
-        row = GameRow(secrets.token_urlsafe(12), token_hash(token), body.game, seed, level, (),
-                      0, False, stamp, chosen)  # fmt: skip
-        rules = game(body.game)
+        row = GameRow(secrets.token_urlsafe(12), token_hash(token), game_name, seed, level, (),
+                      0, False, now(), chosen, player_id=player_id)  # fmt: skip
+        rules = game(game_name)
         state = rules.deal(seed)
-        ai = await self.in_pool(client, row.id, ai_turns, row.game, seed, level, ())
+        if save is None:
+            ai = await self.in_pool(client, row.id, ai_turns, row.game, seed, level, ())
+        else:
+            ai = await self.in_pool(client, row.id, daily_turns, row.game, seed, (),
+                                    shortens=False)  # fmt: skip
         state, seen, events = tell(rules, state, view(state, HUMAN), ai, tr)
         row = replace(row, actions=tuple(ai), version=len(ai), over=rules.is_over(state))
-        await asyncio.to_thread(self.store.create, row)
+        row = await asyncio.to_thread(save or self.saved, row)
         live = Live(row, state, seen)
         self.remember(live)
         return live, token, events
+
+    def saved(self, row: GameRow) -> GameRow:
+        """Store a new game; return its row."""
+        self.store.create(row)
+        return row
 
     async def act(
         self, live: Live, body: Action, client: str, tr: Translator
@@ -318,12 +377,18 @@ class Games:
             raise HTTPException(409, CHANGED)
         self.acting.add(at)
         try:
-            ai = await self.in_pool(client, row.id, ai_turns, row.game, row.seed, row.level,
-                                    actions)  # fmt: skip
+            if row.daily is None:
+                ai = await self.in_pool(client, row.id, ai_turns, row.game, row.seed, row.level,
+                                        actions)  # fmt: skip
+            else:
+                ai = await self.in_pool(client, row.id, daily_turns, row.game, row.seed,
+                                        actions, shortens=False)  # fmt: skip
             state, seen, told = tell(rules, state, seen, ai, tr)
             actions = (*actions, *ai)
             over = rules.is_over(state)
-            stored = asyncio.to_thread(self.store.update, *at, actions, over, now())
+            ended = outcome(rules.result(state)) if over else None
+            then = self.finished_daily(row, actions, state) if over and row.daily else None
+            stored = asyncio.to_thread(self.store.update, *at, actions, over, now(), ended, then)
             if not await stored:
                 raise HTTPException(409, CHANGED)
         finally:
@@ -339,6 +404,17 @@ class Games:
         it would play the AI in the seats people hold, or hint where hints are off."""
         if await asyncio.to_thread(self.store.tables.is_table, game_id):
             raise HTTPException(409, AT_A_TABLE)
+
+    def finished_daily(
+        self, row: GameRow, actions: tuple[tuple[int, str], ...], final: Any
+    ) -> Callable[[Any], None]:
+        """Return the write of a deal of the day's try that ends: its margin and South's
+        choices, each at its position (a hash of the log before it), for the field."""
+        margin = game(row.game).result(final).margin(team_of(HUMAN))
+        choices = [(position(actions[:i]), code) for i, (seat, code) in enumerate(actions)
+                   if seat == HUMAN]  # fmt: skip
+        stamp = now()
+        return lambda conn: self.store.daily.finish(conn, row.id, margin, choices, stamp)
 
     async def hints(self, live: Live, client: str) -> list[dict[str, Any]]:
         """Rank South's legal actions (409 when South is not to act)."""
@@ -371,7 +447,7 @@ class Games:
         token = secrets.token_urlsafe(24)
         practice = GameRow(secrets.token_urlsafe(12), token_hash(token), row.game, row.seed,
                            row.level, row.actions[:at], at, False, now(), True,
-                           json.dumps(origin))  # fmt: skip
+                           json.dumps(origin), player_id=row.player_id)  # fmt: skip
         state = await asyncio.to_thread(replay, rules, row.seed, practice.actions)
         await asyncio.to_thread(self.store.create, practice)
         started = Live(practice, state, view(state, HUMAN))
@@ -382,7 +458,24 @@ class Games:
         """Return the deal record once the deal is over (409 before)."""
         if not game(live.row.game).is_over(live.state):
             raise HTTPException(409, NOT_OVER)
+        if not is_revealed(live.row):
+            raise HTTPException(409, UNREVEALED)
         return record_of(live.row)
+
+
+def outcome(result: Any) -> Outcome:
+    """Return how a finished deal ended for South's team (a games.base.Result)."""
+    team = "NS" if team_of(HUMAN) == 0 else "EW"
+    verdict = "draw" if result.winner == "draw" else "win" if result.winner == team else "loss"
+    return Outcome(result.margin(team_of(HUMAN)), verdict)
+
+
+def is_revealed(row: GameRow) -> bool:
+    """Return whether a game's seed may be told: any game's but a deal of the day's before
+    its day has ended (its seed would tell everyone's deal of the day)."""
+    if row.daily is None:
+        return True
+    return date.fromisoformat(json.loads(row.daily)["date"]) < datetime.now(UTC).date()
 
 
 def record_of(row: GameRow) -> dict[str, Any]:
@@ -395,6 +488,11 @@ def record_of(row: GameRow) -> dict[str, Any]:
     if row.practice:  # a practice deal: the deal and South's action it started from
         origin = json.loads(row.practice)
         record["practice"] = {"from": origin["from"], "action": origin["action"]}
+    if row.daily:  # the deal of the day: a second try is practice, from the start
+        day = json.loads(row.daily)
+        record["daily"] = {"game": row.game, "date": day["date"]}
+        if not day["scored"]:
+            record["practice"] = {"from": None, "action": 0}
     return record
 
 
@@ -443,9 +541,17 @@ def seat_json(
     data["title"] = rules.title
     if row.practice:  # where it started, and the original deal's margin to beat
         data["practice"] = json.loads(row.practice)
-    if data["over"]:
+    if row.daily:  # the deal of the day: its date, and whether this try counts
+        data["daily"] = json.loads(row.daily)
+    if data["over"] and is_revealed(row):
         data["seed"] = row.seed  # only once the deal is over: the seed tells every card
     return data
+
+
+def position(actions: Sequence[tuple[int, str]]) -> str:
+    """Return the key of a deal's position: a hash of the action log that led to it."""
+    text = json.dumps([list(a) for a in actions], separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def _keys(client: str, game_id: str) -> list[str]:
@@ -459,11 +565,6 @@ def reply(data: dict[str, Any], status: int = 200) -> JSONResponse:
     return JSONResponse(data, status, {"Server-Timing": f"ai;dur={AI_MS.get():.1f}"})
 
 
-def client_of(request: Request) -> str:
-    """Return the client's address (behind a trusted proxy, the one it forwarded)."""
-    return request.client.host if request.client else "unknown"
-
-
 def make_router(games: Callable[[Request], Games]) -> APIRouter:
     """Return the API routes, reading the service from the request's app."""
     router = APIRouter(prefix="/api")
@@ -474,10 +575,14 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
     @router.post("/games", status_code=201, response_model=Created,
                  responses=errors_for(400, 422, 429, 503))  # fmt: skip
     async def create_game(body: NewGame, request: Request) -> JSONResponse:
-        """Start a deal; the AI's moves up to your first decision are applied and listed."""
+        """Start a deal; the AI's moves up to your first decision are applied and listed. The
+        deal joins the history of this browser's player (made, with its device cookie, if
+        the browser has none)."""
         AI_MS.set(0.0)
         tr = translator(language(request))
-        live, token, events = await games(request).create(body, client_of(request), tr)
+        player = await issued_player(request)  # (here: a malformed body makes no player)
+        owner = player.id if player else None
+        live, token, events = await games(request).create(body, client_of(request), tr, owner)
         data = {"id": live.row.id, "token": token, "version": live.row.version,
                 "view": view_json(live, tr), "events": events}  # fmt: skip
         return reply(data, 201)

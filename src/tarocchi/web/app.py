@@ -30,7 +30,10 @@ from tarocchi.games import GAMES, game
 from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, nmsg, translator
 from tarocchi.web import live, tables
 from tarocchi.web.api import Games, make_router, prepare_worker
+from tarocchi.web.daily import make_router as daily_routes
+from tarocchi.web.daily import publish_ahead
 from tarocchi.web.driver import Driver
+from tarocchi.web.history import make_router as history_routes
 from tarocchi.web.lang import language, render
 from tarocchi.web.lessons import LESSONS, Lesson
 from tarocchi.web.lessons import LEVEL as LESSON_LEVEL
@@ -38,6 +41,8 @@ from tarocchi.web.lessons import make_router as lesson_routes
 from tarocchi.web.middleware import SECURITY_HEADERS, BodyLimit, Door, Head, Headers
 from tarocchi.web.models import Health, Pack, Readiness, errors_for, exact_bounds
 from tarocchi.web.pages import router as pages_router
+from tarocchi.web.players import DeviceCookie
+from tarocchi.web.players import make_router as player_routes
 from tarocchi.web.rates import Rates
 from tarocchi.web.reviews import (
     REVIEW_DEADLINE_S,
@@ -150,7 +155,8 @@ def create_app(
         driver = Driver(app.state.games)
         app.state.tables.moved = driver.kick
         app.state.channels = live.Channels(app.state.tables, driver)
-        tasks = [asyncio.create_task(keep_tidy(store, keep)), asyncio.create_task(reviewer.run())]
+        tasks = [asyncio.create_task(keep_tidy(store, keep)), asyncio.create_task(reviewer.run()),
+                 asyncio.create_task(publish_ahead(store))]  # fmt: skip
         if on_ready is not None:
             on_ready()  # the AI workers are up: the app answers from now on
         # the ~150,000 objects of the code, the rules and the framework live as long as the
@@ -180,6 +186,7 @@ def create_app(
     # (FastAPI's own max_body_size answers 413 in plain English text, outside the app's
     # handlers and middleware: no security headers, not the documented JSON)
     app.add_middleware(BodyLimit)
+    app.add_middleware(DeviceCookie)
     app.add_middleware(Door)
     app.add_middleware(Headers, timing=timing)
     app.add_middleware(Head)
@@ -196,6 +203,9 @@ def create_app(
                            lambda request: request.app.state.tables)
     )  # fmt: skip
     app.include_router(live.make_router(lambda ws: ws.app.state.channels))
+    app.include_router(player_routes())
+    app.include_router(daily_routes(lambda request: request.app.state.games))
+    app.include_router(history_routes())
     app.include_router(pages_router)
     add_routes(app)
     return app

@@ -24,7 +24,7 @@ from fastapi import HTTPException
 
 from tarocchi.games import game
 from tarocchi.record import now
-from tarocchi.web.api import AI_SEATS, Games, table_turns
+from tarocchi.web.api import AI_SEATS, Games, outcome, table_turns
 from tarocchi.web.store import StoreUnavailable
 
 LOG = logging.getLogger(__name__)
@@ -123,7 +123,9 @@ class Driver:
             state = rules.apply(state, rules.parse_action(code))
         actions = (*row.actions, *ai)
         over = rules.is_over(state)
-        stored = asyncio.to_thread(self.store.update, game_id, row.version, actions, over, now())
+        ended = outcome(rules.result(state)) if over else None  # (the creator's history)
+        stored = asyncio.to_thread(self.store.update, game_id, row.version, actions, over, now(),
+                                   ended)  # fmt: skip
         if await stored:
             await asyncio.to_thread(self.store.tables.unlead, game_id, self.owner)
             if over:

@@ -420,6 +420,96 @@ class Pack(BaseModel):
     cards: list[PackCard]
 
 
+class NewName(Strict):
+    """The body of PUT /api/me/name: a display name (null or blank: none)."""
+
+    name: str | None = Field(max_length=40, pattern=r"^[^\x00-\x1f\x7f]*$")
+
+
+class MoveTo(Strict):
+    """The body of POST /api/me/move/redeem: the code another browser showed (its dash and
+    case do not matter)."""
+
+    code: str = Field(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9 -]+$")
+
+
+class Me(BaseModel):
+    """This browser's player."""
+
+    id: str
+    name: str | None
+    since: str = Field(description="when the player was made (ISO 8601 UTC)")
+
+
+class Deleted(BaseModel):
+    """A player's data deleted."""
+
+    deleted: bool
+
+
+class MoveCode(BaseModel):
+    """A one-time code that brings a player's history to another browser."""
+
+    code: str
+    url: str = Field(description="the link that opens the code's page")
+    expires_at: str = Field(description="ISO 8601 UTC; the code opens nothing after it")
+    qr: str = Field(description="the link as a QR code: an SVG element")
+
+
+class HistoryDeal(BaseModel):
+    """A deal of your history."""
+
+    id: str
+    game: str
+    level: str
+    finished_at: str = Field(description="when it ended, or was left (ISO 8601 UTC)")
+    result: Literal["win", "draw", "loss", "left"]
+    margin: float | None = Field(description="your team's total minus theirs (null: left)")
+    ai_margin: float | None = Field(description="the AI's margin in your seat, once played")
+    accuracy: float | None = Field(description="your review's accuracy, 0 to 1, once done")
+    url: str = Field(description="the page that replays it, with its review")
+
+
+class History(BaseModel):
+    """A page of your history, newest first."""
+
+    total: int
+    page: int
+    pages: int
+    deals: list[HistoryDeal]
+
+
+class MeanInterval(BaseModel):
+    """A mean over n deals and its 95% interval."""
+
+    n: int
+    mean: float
+    low: float
+    high: float
+
+
+class StatLine(BaseModel):
+    """Your statistics in one game at one level."""
+
+    game: str
+    level: str
+    deals: int
+    wins: int
+    draws: int
+    losses: int
+    left: int
+    margin: MeanInterval | None
+    over_ai: MeanInterval | None = Field(description="your margin minus the AI's in your seat")
+    accuracy: float | None
+    reviewed: int
+
+
+class Stats(BaseModel):
+    """Your statistics per game and level."""
+
+    lines: list[StatLine]
+
+
 class Health(BaseModel):
     status: Literal["ok"]
 
@@ -457,9 +547,9 @@ def errors_for(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 STATUS = {
     400: "The body could not be read (not UTF-8 JSON text)",
-    401: "No bearer token, or a malformed one",
+    401: "No bearer token, or a malformed one (under /api/me: this browser has no player)",
     403: "The token does not open this game",
-    404: "No such game",
+    404: "No such game (for a move code: no such code, or it has expired)",
     409: "Not allowed now (stale version, not your turn, an illegal action, the deal is over)",
     413: "The body is larger than 16 KB",
     422: "Malformed request",
@@ -467,3 +557,69 @@ STATUS = {
     431: "More than 100 request headers (over 16 KB of them: before the app, same body)",
     503: "The AI or the games' database is unavailable for a moment (see Retry-After)",
 }
+
+
+class DailyDay(BaseModel):
+    """A game's deal of the day: its commitment, published before the day, and its seed
+    once the day (UTC) is over."""
+
+    game: str
+    date: str
+    commitment: str = Field(description="SHA-256 (hex) of a text naming the game, date and seed")
+    seed: int | None = Field(description="the revealed seed; None until the day is over")
+
+
+class DailyIndex(BaseModel):
+    today: str
+    days: list[DailyDay] = Field(description="yesterday's (revealed), today's and tomorrow's")
+
+
+class DailyCreated(Created):
+    scored: bool = Field(description="whether this try counts: your day's first (else practice)")
+
+
+class Bar(BaseModel):
+    low: float = Field(description="the bar's margins from low, below low + width")
+    count: int
+    yours: bool
+
+
+class FieldChoice(BaseModel):
+    action: str
+    count: int
+    share: float = Field(description="of the scored tries that reached this position")
+    value: float | None = Field(description="the review's fair value (None until valued)")
+
+
+class FieldDecision(BaseModel):
+    index: int = Field(description="the action's place in the deal's log")
+    made: str
+    choices: list[FieldChoice]
+
+
+class DailyResults(BaseModel):
+    """Your scored try at a deal of the day among everyone's, once it is over."""
+
+    game: str
+    date: str
+    margin: float
+    tries: int = Field(description="the scored tries over so far, yours included")
+    matchpoints: float = Field(description="one per try you beat, a half per tie")
+    percentile: float
+    width: float = Field(description="the histogram's bar width")
+    bars: list[Bar]
+    par: float | None = Field(description="the AI's margin in your seat (None until played)")
+    values_pending: bool = Field(description="the review's values of the choices are to follow")
+    decisions: list[FieldDecision]
+
+
+class Standing(BaseModel):
+    rank: int
+    name: str | None = Field(description="the player's display name; None: anonymous")
+    margin: float
+
+
+class Standings(BaseModel):
+    game: str
+    date: str
+    standings: list[Standing]

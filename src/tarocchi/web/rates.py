@@ -1,4 +1,5 @@
-"""Rates a person never reaches: game creation and hints per client address.
+"""Rates a person never reaches: game creation, hints, new players and move codes tried,
+per client address.
 
 A person starts a deal every few minutes and asks a hint every few seconds at most;
 a program that creates a game a second for a minute, or asks two hints a second, is
@@ -21,6 +22,10 @@ from tarocchi.i18n import Msg
 
 CREATE = "60/minute;600/hour"
 HINT = "120/minute;2000/hour"
+# new players (device ids): a household shares an address, a crawler must not fill the table
+DEVICE = "20/hour;100/day"
+# move codes tried: a person types one or two; a guesser gets nowhere in a code's ten minutes
+MOVE = "10/minute;60/hour"
 SLOW_DOWN = Msg("too many requests; slow down")
 MAX_WAITING = 100_000  # clients remembered as told to wait; past it, the expired are dropped
 
@@ -36,12 +41,12 @@ class TooFast(Exception):
 class Rates:
     """The rate limits of one server: each kind of request's limits, per client."""
 
-    def __init__(self, create: str = CREATE, hint: str = HINT) -> None:
+    def __init__(
+        self, create: str = CREATE, hint: str = HINT, device: str = DEVICE, move: str = MOVE
+    ) -> None:
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
-        self.limits: dict[str, list[RateLimitItem]] = {
-            "create": parse_many(create),
-            "hint": parse_many(hint),
-        }
+        kinds = {"create": create, "hint": hint, "device": device, "move": move}
+        self.limits: dict[str, list[RateLimitItem]] = {k: parse_many(v) for k, v in kinds.items()}
         self.waiting: dict[str, float] = {}  # client -> when the wait it was told ends
 
     def told_to_wait(self, client: str, seconds: int) -> None:

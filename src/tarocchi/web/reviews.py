@@ -54,10 +54,12 @@ from tarocchi.views import history
 from tarocchi.web.api import (
     HUMAN,
     NOT_OVER,
+    UNREVEALED,
     Auth,
     GameId,
     Games,
     Live,
+    is_revealed,
     record_of,
     reply,
 )
@@ -238,7 +240,7 @@ class Reviewer:
                 return await self.progress(rv, data)
             if rv.ai is None:
                 ai = await self.pool.run(keys, ai_job, record, level)
-                return await self.save(game_id, ai=ai)
+                return await self.save(game_id, ai=ai, ai_margin=json.loads(ai)["margin"])
         except (Unavailable, RecordError, ValueError):
             return await self.failed(game_id, FAILED)
         released = await asyncio.to_thread(self.store.reviews.release, game_id, self.owner, _at())
@@ -249,7 +251,9 @@ class Reviewer:
         it, the review is done. Return whether work is left."""
         done = len(json.loads(data)["decisions"])
         if done >= (rv.total or 0) and rv.ai is not None:
-            finished = {"status": "done", "pending": False, "owner": None}
+            # the accuracy in its own column: the history's statistics average it in SQL
+            finished = {"status": "done", "pending": False, "owner": None,
+                        "accuracy": json.loads(data)["accuracy"]}  # fmt: skip
             await self.save(rv.game_id, end=True, done=done, data=data, **finished)
             return False
         return await self.save(rv.game_id, done=done, data=data)
@@ -289,6 +293,8 @@ def body(live: Live, rv: ReviewRow | None, tr: Translator) -> dict[str, Any]:
     out.update(status=rv.status, done=rv.done, total=rv.total)
     if rv.data:
         out["review"] = served(rv.data, tr.lang)
+        if not is_revealed(live.row):  # a deal of the day's seed, before its day is over
+            out["review"] = {k: v for k, v in out["review"].items() if k != "seed"}
     if rv.ai:
         ai = json.loads(rv.ai)
         yours = rules.result(live.state).margin(team_of(HUMAN))
@@ -393,6 +399,8 @@ def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request],
         live, rv = await finished(request, game_id, auth)
         if not rv.ai:
             raise HTTPException(409, Msg("the AI has not played your cards yet"))
+        if not is_revealed(live.row):  # its record holds the seed
+            raise HTTPException(409, UNREVEALED)
         tr = translator(language(request))
         data = await asyncio.to_thread(ai_deal, live.row, rv.ai, tr)
         return reply(data)

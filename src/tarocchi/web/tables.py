@@ -28,7 +28,7 @@ from tarocchi.games import game
 from tarocchi.games.base import IllegalAction
 from tarocchi.i18n import Msg, Translator, from_recipe, recipe
 from tarocchi.record import now
-from tarocchi.web.api import HUMAN, NOT_YOUR_TURN, Auth, GameId, Games, reply
+from tarocchi.web.api import HUMAN, NOT_YOUR_TURN, Auth, GameId, Games, outcome, reply
 from tarocchi.web.models import Invitation, Seats, SeatTaken, Secret, errors_for
 from tarocchi.web.store import GameRow, token_hash
 
@@ -158,7 +158,9 @@ class Tables:
         actions = (*row.actions, (seat, code))
         answer = Answer(True, len(actions)).dump()
         move = (row.version, actions, rules.is_over(state))
-        got = await asyncio.to_thread(tables.act, game_id, seat, action_id, answer, now(), move)
+        ended = outcome(rules.result(state)) if move[2] else None  # (the creator's history)
+        got = await asyncio.to_thread(tables.act, game_id, seat, action_id, answer, now(), move,
+                                      ended)  # fmt: skip
         if got is None:  # another action landed first: this id's answer is that refusal
             return await self.act(game_id, seat, action_id, code, version)
         if got == answer:

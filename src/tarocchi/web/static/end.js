@@ -76,6 +76,7 @@ export function openEnd(view) {
   fillBreakdown(r);
   el("end-how").textContent = view.score ? view.score.how : "";
   showPractice(view);
+  showDaily(view);
   const dialog = el("end-dialog");
   if (!dialog.open) dialog.showModal();
   dialog.scrollTop = 0;
@@ -95,6 +96,19 @@ function showPractice(view) {
   const signed = (v) => inUnit(v, unit, signedNumber.format(v));
   line.textContent = _("A practice deal: your margin now %(now)s; in the deal you played, %(then)s.",
     { now: signed(margin), then: signed(p.margin) });
+}
+
+// The deal of the day: whether this try counted, and the way to the field's results.
+function showDaily(view) {
+  const line = el("end-daily");
+  const d = view.daily;
+  line.hidden = !d;
+  if (!d) return;
+  const link = document.createElement("a");
+  link.href = `/daily/${GAME}/${d.date}`;
+  link.textContent = _("See how the field played it");
+  line.replaceChildren(d.scored ? _("The deal of the day: this try counts.")
+    : _("The deal of the day, as practice: this try does not count."), " ", link);
 }
 
 async function download() {

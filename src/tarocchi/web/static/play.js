@@ -712,6 +712,17 @@ async function start() {
     await joinTable(joining.get("table"), Number(joining.get("seat")), location.hash.slice(1));
     return;
   }
+  // a deal of the history (?deal=ID): opened by this browser's player cookie, no token
+  const deal = new URLSearchParams(location.search).get("deal");
+  if (deal && /^[\w-]{1,64}$/.test(deal)) {
+    session.id = deal;
+    try {
+      show(await api("GET", `/api/games/${deal}`));
+      return;
+    } catch (err) {
+      session.id = null; // not this player's (or gone): a new deal instead
+    }
+  }
   const saved = JSON.parse(localStorage.getItem(SAVED) || "null");
   const fresh = new URLSearchParams(location.search).has("new");
   if (saved && !fresh) {
@@ -731,6 +742,7 @@ async function start() {
   // a reload resumes this deal: the address no longer asks for a new one
   params.delete("new");
   params.delete("seed");
+  params.delete("deal");
   history.replaceState(null, "", `${location.pathname}${params.size ? `?${params}` : ""}`);
   await newDeal(seed !== null && /^\d{1,20}$/.test(seed) ? JSON.rawJSON(seed) : undefined);
 }

@@ -9,9 +9,10 @@ processes they reach: no lock in a process is needed.
 One interface, two backends through SQLAlchemy Core: SQLite (a file path, the
 embedded default; sqlite.py) and PostgreSQL (a postgresql:// URL, for several
 server processes; postgresql.py); the reviews of finished games are in `reviews` (its
-rows go with their game's). The schema is Alembic's (migrations/); `upgrade`
-brings any database, a file from before the migrations included, to the current
-one. `watch` follows a game's changes, made by any process on PostgreSQL.
+rows go with their game's), the players and their devices in `players`. The schema is
+Alembic's (migrations/); `upgrade` brings any database, a file from before the
+migrations included, to the current one. `watch` follows a game's changes, made by any
+process on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -31,9 +32,11 @@ import sqlalchemy as sa
 from sqlalchemy import exc
 
 from tarocchi.web.store import postgresql, sqlite
+from tarocchi.web.store.daily import DailyStore
 from tarocchi.web.store.notify import Hub, Watch
+from tarocchi.web.store.players import PlayerStore
 from tarocchi.web.store.reviews import ReviewStore
-from tarocchi.web.store.schema import games
+from tarocchi.web.store.schema import Outcome, games
 from tarocchi.web.store.tables import TableStore, dump_actions, update_query
 
 DEFAULT_DB = "tarocchi.sqlite3"
@@ -86,6 +89,8 @@ class GameRow:
     started_at: str
     seed_chosen: bool = False  # the client asked for this seed (its deal can be known)
     practice: str | None = None  # a practice deal's start, as JSON (see schema.games)
+    daily: str | None = None  # the deal of the day's game: its date and whether it is scored
+    player_id: str | None = None  # whose deal it is (None: anonymous)
 
 
 class Store:
@@ -104,6 +109,9 @@ class Store:
         self.reviews = ReviewStore(self._run, self.url.get_backend_name())
         self.tables = TableStore(self._run, self.url.get_backend_name(),
                                  self._backend().TRANSACTION, self._changed)  # fmt: skip
+        self.daily = DailyStore(self._run, self.atomic, self.url.get_backend_name())
+        # (several statements in one transaction: a migration's options, a write lock)
+        self.players = PlayerStore(self._run, self._backend().MIGRATION)
 
     def __str__(self) -> str:
         return self.url.render_as_string(hide_password=True)
@@ -127,6 +135,10 @@ class Store:
             if e.connection_invalidated:
                 raise StoreUnavailable(str(e).splitlines()[0]) from e
             raise
+
+    def atomic(self, work: Callable[[sa.Connection], T]) -> T:
+        """Run work of several statements in one transaction (see _run)."""
+        return self._run(work, **self._backend().MIGRATION)
 
     def _once(self, work: Callable[[sa.Connection], T], options: dict[str, str]) -> T:
         with self.engine.connect() as conn, conn.execution_options(**options).begin():
@@ -172,32 +184,53 @@ class Store:
 
     def create(self, row: GameRow) -> None:
         """Insert a new game."""
-        values = {
-            "id": row.id, "token_hash": row.token_hash, "game": row.game, "seed": _signed(row.seed),
-            "level": row.level, "actions": dump_actions(row.actions), "version": row.version,
-            "over": row.over, "started_at": row.started_at, "updated_at": row.started_at,
-            "seed_chosen": row.seed_chosen,
-        }  # fmt: skip
-        if row.practice is not None:  # (other games leave it NULL, as a store before 0005 did)
-            values["practice"] = row.practice
-        self._run(lambda conn: conn.execute(games.insert().values(values)))
+        self._run(lambda conn: self._insert(conn, row),
+                  **(self._backend().MIGRATION if row.player_id else {}))  # fmt: skip
         self._changed(row.id, row.version)
+
+    def _insert(self, conn: sa.Connection, row: GameRow) -> None:
+        """Insert a new game; a player's new deal supersedes their unfinished ones."""
+        if row.player_id is not None:
+            conn.execute(
+                games.update()
+                .where(games.c.player_id == row.player_id, ~games.c.over, games.c.result.is_(None))
+                .values(result="left", finished_at=row.started_at)
+            )
+        conn.execute(games.insert().values(_values(row)))
+
+    def create_daily(self, row: GameRow, day: str, player: str) -> GameRow:
+        """Insert a game of the deal of the day with its try, scored if the player has no
+        scored try that day (else practice), in one transaction; return the row stored."""
+
+        def work(conn: sa.Connection) -> GameRow:
+            scored = self.daily.claim(conn, row.id, row.game, day, player, row.started_at)
+            made = replace(row, daily=json.dumps({"date": day, "scored": scored}))
+            self._insert(conn, made)
+            return made
+
+        made = self.atomic(work)
+        self._changed(row.id, row.version)
+        return made
 
     def get(self, game_id: str) -> GameRow | None:
         """Return a stored game, or None."""
+        found = self.select(games.c.id == game_id)
+        return found[0] if found else None
+
+    def select(self, *where: sa.ColumnElement[bool], order: Any = ()) -> list[GameRow]:
+        """Return the stored games that meet conditions, in an order."""
         query = sa.select(
             games.c.id, games.c.token_hash, games.c.game, games.c.seed, games.c.level,
             games.c.actions, games.c.version, games.c.over, games.c.started_at, games.c.seed_chosen,
-            games.c.practice,
-        ).where(games.c.id == game_id)  # fmt: skip
-        r = self._run(lambda conn: conn.execute(query).first())
-        if r is None:
-            return None
-        actions = tuple((int(s), str(a)) for s, a in json.loads(r.actions))
-        return GameRow(
-            r.id, r.token_hash, r.game, r.seed % SEED_SPAN, r.level, actions, r.version, r.over,
-            r.started_at, r.seed_chosen, r.practice,
-        )  # fmt: skip
+            games.c.practice, games.c.daily, games.c.player_id,
+        ).where(*where).order_by(*order)  # fmt: skip
+        rows = self._run(lambda conn: conn.execute(query).all())
+        return [
+            GameRow(r.id, r.token_hash, r.game, r.seed % SEED_SPAN, r.level,
+                    tuple((int(s), str(a)) for s, a in json.loads(r.actions)), r.version, r.over,
+                    r.started_at, r.seed_chosen, r.practice, r.daily, r.player_id)
+            for r in rows
+        ]  # fmt: skip
 
     def update(
         self,
@@ -206,10 +239,22 @@ class Store:
         actions: tuple[tuple[int, str], ...],
         over: bool,
         now: str,
+        outcome: Outcome | None = None,
+        then: Callable[[sa.Connection], None] | None = None,
     ) -> bool:
-        """Store a longer action log if the stored version is still the expected one."""
-        query = update_query(game_id, expected_version, actions, over, now)
-        done = self._run(lambda conn: conn.execute(query).rowcount == 1)
+        """Store a longer action log if the stored version is still the expected one (with
+        the outcome of a deal it ends, and then, in the same transaction, what `then`
+        writes)."""
+        query = update_query(game_id, expected_version, actions, over, now, outcome)
+
+        def work(conn: sa.Connection) -> bool:
+            if conn.execute(query).rowcount != 1:
+                return False
+            if then is not None:
+                then(conn)
+            return True
+
+        done = self.atomic(work) if then is not None else self._run(work)
         if done:
             self._changed(game_id, len(actions))
         return done
@@ -222,8 +267,8 @@ class Store:
     def delete_stale(self, unfinished_before: str | None, finished_before: str | None) -> int:
         """Delete the unfinished games last changed before one time and the finished ones
         before another (None: keep them); return how many went. Times are ISO 8601 UTC."""
-        stale = [
-            sa.and_(games.c.over == over, games.c.updated_at < before)
+        stale = [  # never a player's deal: it is their history (anonymous once they leave)
+            sa.and_(games.c.over == over, games.c.updated_at < before, games.c.player_id.is_(None))
             for over, before in ((False, unfinished_before), (True, finished_before))
             if before is not None
         ]
@@ -235,6 +280,21 @@ class Store:
         while (n := self._run(lambda conn: conn.execute(query).rowcount)) > 0:
             deleted += n
         return deleted
+
+    def leave_stale(self, before: str) -> int:
+        """Mark left the players' unfinished deals last changed before a time (as the
+        retention would delete an anonymous one); return how many."""
+        query = (
+            games.update()
+            .where(
+                games.c.player_id.is_not(None),
+                ~games.c.over,
+                games.c.result.is_(None),
+                games.c.updated_at < before,
+            )
+            .values(result="left", finished_at=games.c.updated_at)
+        )
+        return int(self._run(lambda conn: conn.execute(query).rowcount))
 
     def size_bytes(self) -> int:
         """Return the bytes the games take in the database, indexes included."""
@@ -271,6 +331,21 @@ class Store:
     def _changed(self, game_id: str, version: int) -> None:
         if self.listener is None:  # PostgreSQL's trigger tells every process, this one too
             self.hub.publish(game_id, version)
+
+
+def _values(row: GameRow) -> dict[str, Any]:
+    """Return the columns of a new game's row."""
+    values = {
+        "id": row.id, "token_hash": row.token_hash, "game": row.game, "seed": _signed(row.seed),
+        "level": row.level, "actions": dump_actions(row.actions), "version": row.version,
+        "over": row.over, "started_at": row.started_at, "updated_at": row.started_at,
+        "seed_chosen": row.seed_chosen,
+    }  # fmt: skip
+    # (other games leave them NULL, as a store before 0005, 0006 and 0007 did)
+    for column in ("practice", "daily", "player_id"):
+        if getattr(row, column) is not None:
+            values[column] = getattr(row, column)
+    return values
 
 
 def _signed(seed: int) -> int:

@@ -1,8 +1,9 @@
-"""Retention: unfinished games left alone for a while and finished games past an age are
-deleted by a periodic task in each server process (deleting is idempotent, so processes
-sharing a database need no coordination). Every setting is checked when made: one the
-calendar cannot hold is refused at start, and the task, once running, only ends when the
-server stops (a failed round is logged and tried again)."""
+"""Retention: anonymous games, unfinished ones left alone for a while and finished ones past
+an age, are deleted by a periodic task in each server process (a player's deals are their
+history: never deleted; an unfinished one left alone that long is marked left). Deleting
+is idempotent, so processes sharing a database need no coordination. Every setting is
+checked when made: one the calendar cannot hold is refused at start, and the task, once
+running, only ends when the server stops (a failed round is logged and tried again)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ class Retention:
     """How long games are kept after their last change, in days (None: for ever)."""
 
     unfinished_days: float | None = 7.0
-    # 90 days until players keep a history of their deals; then `never`
+    # anonymous games only: a player's deals are kept until the player deletes their data
     finished_days: float | None = 90.0
     every_s: float = 3600.0  # how often the task runs
 
@@ -72,7 +73,11 @@ class Retention:
                 return None
             return (now - timedelta(days=age)).isoformat(timespec="seconds")
 
-        return store.delete_stale(cutoff(self.unfinished_days), cutoff(self.finished_days))
+        store.players.forget_expired(now.isoformat(timespec="seconds"))  # spent move codes
+        unfinished = cutoff(self.unfinished_days)
+        if unfinished is not None:  # a player's deal is kept, as left, in their history
+            store.leave_stale(unfinished)
+        return store.delete_stale(unfinished, cutoff(self.finished_days))
 
 
 async def keep_tidy(store: Store, retention: Retention) -> None:

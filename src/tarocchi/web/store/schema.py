@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import sqlalchemy as sa
 
 metadata = sa.MetaData()
@@ -23,6 +25,15 @@ games = sa.Table(
     # a practice deal's start: JSON {"from": game id, "action": its place, "margin": the
     # original deal's final margin for South's team}; NULL for any other game
     sa.Column("practice", sa.Text),
+    # the player whose deal it is (NULL: anonymous; set NULL when the player deletes their data)
+    sa.Column("player_id", sa.Text, sa.ForeignKey("players.id", ondelete="SET NULL")),
+    # set when the deal ends (or is left: superseded by a newer game of the player's, or
+    # untouched past the retention's unfinished age): what the history aggregates in SQL
+    sa.Column("finished_at", sa.Text),  # ISO 8601 UTC
+    sa.Column("margin", sa.Float),  # South's team's total minus the other's (NULL: left)
+    sa.Column("result", sa.Text),  # win, draw, loss (for South's team) or left
+    # the deal of the day's game: JSON {"date": ISO date, "scored": whether it counts}
+    sa.Column("daily", sa.Text),
 )
 
 # one row per finished game (its South seat): the AI on South's cards, computed when the deal
@@ -44,6 +55,79 @@ reviews = sa.Table(
     sa.Column("lease_until", sa.Text),  # ISO 8601 UTC
     sa.Column("created_at", sa.Text, nullable=False),
     sa.Column("updated_at", sa.Text, nullable=False),
+    sa.Column("accuracy", sa.Float),  # the done review's accuracy, 0 to 1 (NULL: none)
+    sa.Column("ai_margin", sa.Float),  # the margin of the AI in South's seat, once played
+)
+
+# a player without an account: known by the device secrets of their browsers
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),  # random, never sequential
+    sa.Column("name", sa.Text),  # an optional display name
+    sa.Column("created_at", sa.Text, nullable=False),
+    sa.Column("last_seen", sa.Text, nullable=False),  # updated at most once a day
+)
+
+
+def _of_player(name: str, key: str, *columns: sa.Column[str]) -> sa.Table:
+    """Return a table of hashed secrets that open a player (deleted with the player)."""
+    return sa.Table(
+        name,
+        metadata,
+        sa.Column(key, sa.Text, primary_key=True),
+        sa.Column("player_id", sa.Text, sa.ForeignKey("players.id", ondelete="CASCADE"),
+                  nullable=False),
+        sa.Column("created_at", sa.Text, nullable=False),
+        *columns,
+    )  # fmt: skip
+
+
+# one row per browser of a player: the hash of its cookie's secret (never the secret)
+devices = _of_player("devices", "secret_hash")
+# the one-time, short-lived codes that bring a player's history to another browser (hashed)
+transfers = _of_player("transfers", "code_hash", sa.Column("expires_at", sa.Text, nullable=False))
+
+# the deal of the day (tarocchi.daily, web/store/daily.py): the one key its seeds come from
+# (row 1, made by the first process that needs it), the commitment published per game and
+# day, every try (one scored per player a day: a unique index over the scored rows) and per
+# scored try South's choices by position (a hash of the action log before each)
+daily_keys = sa.Table(
+    "daily_keys",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("key", sa.Text, nullable=False),  # hex; never logged, never sent
+    sa.Column("created_at", sa.Text, nullable=False),
+)
+daily = sa.Table(
+    "daily",
+    metadata,
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("day", sa.Text, primary_key=True),  # ISO date, UTC
+    sa.Column("commitment", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Text, nullable=False),
+)
+daily_tries = sa.Table(
+    "daily_tries",
+    metadata,
+    sa.Column("game_id", sa.Text, primary_key=True),  # kept after its game is deleted
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("day", sa.Text, nullable=False),
+    sa.Column("player_id", sa.Text, nullable=False),
+    sa.Column("scored", sa.Boolean, nullable=False),
+    sa.Column("margin", sa.Float),  # South's team's final margin, once over
+    sa.Column("created_at", sa.Text, nullable=False),
+    sa.Column("finished_at", sa.Text),
+)
+daily_choices = sa.Table(
+    "daily_choices",
+    metadata,
+    sa.Column("game_id", sa.Text, primary_key=True),
+    sa.Column("decision", sa.Integer, primary_key=True),  # South's k-th decision
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("day", sa.Text, nullable=False),
+    sa.Column("position", sa.Text, nullable=False),
+    sa.Column("action", sa.Text, nullable=False),
 )
 
 # the seats of a friends' table other than South's (the creator's, opened by the game's
@@ -79,3 +163,12 @@ drivers = sa.Table(
     sa.Column("owner", sa.Text, nullable=False),
     sa.Column("lease_until", sa.Text, nullable=False),  # ISO 8601 UTC
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a deal ended for South's team, as `games` keeps it: its margin and win, draw or
+    loss."""
+
+    margin: float
+    result: str

@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc
 from sqlalchemy.dialects import postgresql, sqlite
 
-from tarocchi.web.store.schema import acts, drivers, games, seats
+from tarocchi.web.store.schema import Outcome, acts, drivers, games, seats
 
 Run = Callable[..., Any]
 Log = tuple[tuple[int, str], ...]
@@ -122,13 +122,14 @@ class TableStore:
         answer: str,
         now: str,
         move: tuple[int, Log, bool] | None = None,
+        ended: Outcome | None = None,
     ) -> str | None:
         """Write an action id with its answer and, in the same transaction, the game's
         move (the version read, the longer log, whether the deal is over; written only if
         the game is still at that version). Return the id's first answer: this one, or an
         earlier one (then nothing is written); None if the game moved on meanwhile (nothing
-        is written either)."""
-        update = None if move is None else update_query(game_id, *move, now)
+        is written either); a move that ends the deal writes its outcome too."""
+        update = None if move is None else update_query(game_id, *move, now, ended)
         keep = (
             self._insert(acts)
             .values(game_id=game_id, seat=seat, action_id=action_id, answer=answer,
@@ -186,13 +187,22 @@ class TableStore:
         return bool(self._run(lambda conn: conn.execute(query).scalar_one()))
 
 
-def update_query(game_id: str, expected_version: int, actions: Log, over: bool, now: str
-                 ) -> sa.Update:  # fmt: skip
-    """Return the update storing a game's longer log if it is still at the expected version."""
+def update_query(game_id: str, expected_version: int, actions: Log, over: bool, now: str,
+                 ended: Outcome | None = None) -> sa.Update:  # fmt: skip
+    """Return the update storing a game's longer log if it is still at the expected version
+    (with the outcome of a deal it ends: its player's history reads it)."""
+    outcome = {} if ended is None else {"finished_at": now, "margin": ended.margin,
+                                        "result": ended.result}  # fmt: skip
     return (
         games.update()
         .where(games.c.id == game_id, games.c.version == expected_version)
-        .values(actions=dump_actions(actions), version=len(actions), over=over, updated_at=now)
+        .values(
+            actions=dump_actions(actions),
+            version=len(actions),
+            over=over,
+            updated_at=now,
+            **outcome,
+        )
     )
 
 
