@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.browser.conftest import SHOTS
-from tests.browser.test_accessibility_browser import serious, with_csp
+from tests.browser.test_accessibility_browser import serious, strict_page
 from tests.browser.test_play_browser import play_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -24,14 +24,9 @@ PHONE = {"width": 360, "height": 640}
 
 
 def strict(browser: Browser, base: str, **ctx: Any) -> Page:
-    """A page of a new browser context under the strict policy (refusals collected)."""
-    context = browser.new_context(viewport=LAPTOP, accept_downloads=True, **ctx)  # type: ignore[arg-type]
-    page = context.new_page()
-    page.route(f"{base}/**", with_csp)
-    refused: list[str] = []
-    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
-    page.on("pageerror", lambda e: refused.append(str(e)))
-    page.refused = refused  # type: ignore[attr-defined]
+    """A laptop-sized page of a new browser context under the strict policy."""
+    page = strict_page(browser, base, accept_downloads=True, **ctx)
+    page.set_viewport_size(LAPTOP)
     return page
 
 
@@ -80,7 +75,7 @@ def test_history_progress_exports_move_and_delete(browser: Browser, server: str)
     box = page.eval_on_selector("#qr svg", "s => s.getBoundingClientRect().width")
     assert box > 100  # drawn: an SVG element, not a stray XML one
     code, link = page.inner_text("#code"), page.get_attribute("#code-link", "href")
-    assert link is not None and link.endswith(f"/move?code={code}")
+    assert link is not None and link.endswith(f"/move#{code}")
     page.screenshot(path=str(SHOTS / "history-move-laptop.png"), full_page=True)
     other = strict(browser, server, color_scheme="dark")
     other.goto(link)

@@ -85,6 +85,7 @@ def test_events_animate_the_ai_moves(client: TestClient) -> None:
 def test_unknown_missing_and_wrong_tokens(client: TestClient) -> None:
     data = new_game(client)
     assert client.get("/api/games/nope", headers=auth(data["token"])).status_code == 404
+    client.cookies.clear()  # (its player's device cookie would open it as its token does)
     assert client.get(f"/api/games/{data['id']}").status_code == 401
     assert client.get(f"/api/games/{data['id']}", headers=auth("bad")).status_code == 403
     body = {"action": data["view"]["legal"][0], "version": data["version"]}
@@ -240,6 +241,7 @@ def test_pages_and_cards_are_served(client: TestClient) -> None:
 def test_hint_ranks_the_legal_actions(client: TestClient) -> None:
     data = new_game(client, seed=21)
     url = f"/api/games/{data['id']}/hint"
+    client.cookies.clear()  # (no token and no player's cookie)
     assert client.get(url).status_code == 401
     res = client.get(url, headers=auth(data["token"]))
     assert res.status_code == 200

@@ -65,12 +65,17 @@ def until(client: TestClient, data: dict[str, Any], done: Any) -> list[dict[str,
 
 
 def test_nothing_before_the_end_and_the_game_s_token_only(client: TestClient) -> None:
+    """The game's token, or its player's device cookie (the history's way), opens it."""
     data = new_game(client, seed=11)
     h = auth(data["token"])
+    mine = dict(client.cookies)
     for method in (client.get, client.post):
         res = method(url(data), headers=h)
         assert res.status_code == 409 and "not over" in res.json()["detail"]
+        assert method(url(data)).status_code == 409  # opened by the cookie: not over yet
+        client.cookies.clear()
         assert method(url(data)).status_code == 401
+        client.cookies.update(mine)
         assert method(url(data), headers=auth("wrong")).status_code == 403
         assert method("/api/games/nope/review", headers=h).status_code == 404
 

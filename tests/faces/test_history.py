@@ -180,4 +180,4 @@ def test_the_history_page(client: TestClient) -> None:
     page = client.get("/history", params={"lang": "it"})
     assert page.status_code == 200 and 'class="chart"' in page.text
     assert "La tua cronologia" in page.text and "?deal=" in page.text
-    assert client.get("/move", params={"code": "ABCDE-FGHIJ"}).status_code == 200
+    assert client.get("/move").status_code == 200

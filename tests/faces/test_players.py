@@ -144,7 +144,7 @@ def test_moving_to_another_browser(client: TestClient) -> None:
     move = client.post("/api/me/move")
     assert move.status_code == 201
     data = move.json()
-    assert data["url"].endswith(f"/move?code={data['code']}")
+    assert data["url"].endswith(f"/move#{data['code']}")  # (a fragment: never sent, never logged)
     assert data["qr"].startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in data["qr"]
     first_browser = dict(client.cookies)
     client.cookies.clear()  # another browser

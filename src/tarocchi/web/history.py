@@ -14,6 +14,7 @@ import asyncio
 import csv
 import io
 import math
+from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
@@ -50,17 +51,6 @@ def deal_json(d: Deal) -> dict[str, Any]:
     return {"id": d.id, "game": d.game, "level": d.level, "finished_at": d.finished_at,
             "result": d.result, "margin": d.margin, "ai_margin": d.ai_margin,
             "accuracy": d.accuracy, "url": f"/play/{d.game}?deal={d.id}"}  # fmt: skip
-
-
-def line_json(x: Line) -> dict[str, Any]:
-    """Return the statistics of a game and level as the API gives them."""
-
-    def mean(m: Any) -> dict[str, float] | None:
-        return None if m is None else {"n": m.n, "mean": m.mean, "low": m.low, "high": m.high}
-
-    return {"game": x.game, "level": x.level, "deals": x.deals, "wins": x.wins,
-            "draws": x.draws, "losses": x.losses, "left": x.left, "margin": mean(x.margin),
-            "over_ai": mean(x.over_ai), "accuracy": x.accuracy, "reviewed": x.reviewed}  # fmt: skip
 
 
 async def page_of(request: Request, which: Filter, page: int) -> dict[str, Any]:
@@ -132,7 +122,7 @@ def make_router() -> APIRouter:
         """Your statistics per game and level: deals, results, the mean margin with its 95%
         interval, the mean margin over the AI in your seat, the mean review accuracy."""
         which = Filter(known(player).id, game, level)
-        return {"lines": [line_json(x) for x in await lines_of(request, which)]}
+        return {"lines": [asdict(x) for x in await lines_of(request, which)]}
 
     @router.get("/api/me/export.json", responses={**mine, 200: {"description": "A JSON list "
                 "of deal records, as GET /api/games/{id}/record gives each"}})  # fmt: skip
@@ -183,10 +173,10 @@ def make_router() -> APIRouter:
         return render(request, "history.html", context)
 
     @router.get("/move", response_class=HTMLResponse, include_in_schema=False)
-    async def move_page(request: Request, code: Annotated[str, Query(max_length=16)] = ""
-                        ) -> Response:  # fmt: skip
-        """Bring a history to this browser with the code another browser shows."""
-        return render(request, "move.html", {"code": code})
+    async def move_page(request: Request) -> Response:
+        """Bring a history to this browser with the code another browser shows (the link's
+        fragment, #CODE, fills it in: the code never reaches the server in a URL)."""
+        return render(request, "move.html", {})
 
     return router
 

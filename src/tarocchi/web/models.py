@@ -25,6 +25,7 @@ from pydantic_core import PydanticCustomError
 
 from tarocchi.bots import LEVELS
 from tarocchi.games import GAMES, game
+from tarocchi.progress import Line
 
 MAX_SEED = 2**64 - 1  # 64 bits (and the largest integer a 64-bit JSON reader keeps exact)
 MAX_VERSION = 10_000  # far above any deal's number of actions (Minchiate's is about 110)
@@ -479,35 +480,11 @@ class History(BaseModel):
     deals: list[HistoryDeal]
 
 
-class MeanInterval(BaseModel):
-    """A mean over n deals and its 95% interval."""
-
-    n: int
-    mean: float
-    low: float
-    high: float
-
-
-class StatLine(BaseModel):
-    """Your statistics in one game at one level."""
-
-    game: str
-    level: str
-    deals: int
-    wins: int
-    draws: int
-    losses: int
-    left: int
-    margin: MeanInterval | None
-    over_ai: MeanInterval | None = Field(description="your margin minus the AI's in your seat")
-    accuracy: float | None
-    reviewed: int
-
-
 class Stats(BaseModel):
-    """Your statistics per game and level."""
+    """Your statistics per game and level (`margin`: your team's margin, `over_ai`: your
+    margin minus the AI's in your seat, each a mean over n deals with its 95% interval)."""
 
-    lines: list[StatLine]
+    lines: list[Line]
 
 
 class Health(BaseModel):

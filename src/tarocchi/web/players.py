@@ -182,8 +182,9 @@ def make_router() -> APIRouter:
         await asyncio.to_thread(store_of(request).players.offer, found.id, token_hash(code),
                                 stamp.isoformat(timespec="seconds"), until)  # fmt: skip
         shown = f"{code[:5]}-{code[5:]}"
-        # the link as this request reached the server (the person reads it on the screen)
-        url = f"{str(request.base_url).rstrip('/')}/move?code={shown}"
+        # the link as this request reached the server (the person reads it on the screen); the
+        # code in its fragment, which a browser never sends: no server's log can hold it
+        url = f"{str(request.base_url).rstrip('/')}/move#{shown}"
         return {"code": shown, "url": url, "expires_at": until, "qr": qr_svg(url)}
 
     @router.post("/move/redeem", response_model=Me,

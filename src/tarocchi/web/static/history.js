@@ -22,6 +22,8 @@ function failed(err) {
 }
 
 function wire() {
+  const code = el("redeem-code");
+  if (code && location.hash.length > 1) code.value = decodeURIComponent(location.hash.slice(1));
   el("name-form")?.addEventListener("submit", async (e) => {
     e.preventDefault();
     try {

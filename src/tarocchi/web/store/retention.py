@@ -73,11 +73,12 @@ class Retention:
                 return None
             return (now - timedelta(days=age)).isoformat(timespec="seconds")
 
-        store.players.forget_expired(now.isoformat(timespec="seconds"))  # spent move codes
         unfinished = cutoff(self.unfinished_days)
+        deleted = store.delete_stale(unfinished, cutoff(self.finished_days))
         if unfinished is not None:  # a player's deal is kept, as left, in their history
             store.leave_stale(unfinished)
-        return store.delete_stale(unfinished, cutoff(self.finished_days))
+        store.players.forget_expired(now.isoformat(timespec="seconds"))  # spent move codes
+        return deleted
 
 
 async def keep_tidy(store: Store, retention: Retention) -> None:
