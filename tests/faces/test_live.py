@@ -117,7 +117,10 @@ def test_invitations_take_a_seat_once(client: TestClient) -> None:
         "seats": [{"seat": 1, "taken": True}]
     }
     # only the creator opens seats, and South's seat is never one of them
+    mine = dict(client.cookies)  # the creator's device cookie opens their deal as the token does
+    client.cookies.clear()
     assert client.post(f"/api/games/{game_id}/seats/2/invitation").status_code == 401
+    client.cookies.update(mine)
     assert client.post(f"/api/games/{game_id}/seats/0/invitation", headers=h).status_code == 422
     # at a table with friends, the one-human API refuses to act (it would play their seats)
     v = client.get(f"/api/games/{game_id}", headers=h).json()
