@@ -11,19 +11,15 @@ notice to the other process, which reads the committed game and builds that seat
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
 import signal
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 from tarocchi.bench import percentiles
-from tarocchi.games import GAMES
-from tools.load import _address, _start_server
+from tools.load import _address, _start_server, command, database, show
 
 SOUTH, NORTH = 0, 2
 DEAL_TIMEOUT_S = 300.0
@@ -31,25 +27,12 @@ DEAL_TIMEOUT_S = 300.0
 
 def main(argv: list[str] | None = None) -> int:
     """Run the live tables' bench with the command line's options; print its report."""
-    parser = argparse.ArgumentParser(prog="python -m tools.live", description=__doc__.split(
-        "\n")[0])  # fmt: skip
-    parser.add_argument("game", choices=sorted(GAMES))
+    parser = command("tools.live", __doc__, servers=2)
     parser.add_argument("--tables", type=int, default=10, help="tables played at once")
-    parser.add_argument("--servers", type=int, default=2, help="`tarocchi serve` processes")
-    parser.add_argument("--db", default=None,
-                        help="the servers' database (default: a new SQLite file); a "
-                        "postgresql:// URL of an empty database")  # fmt: skip
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
-    from tarocchi.web.store import Store
-
-    with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or str(Path(tmp) / "live.sqlite3")
-        with Store(db) as store:
-            store.upgrade()  # the servers start on the current schema
-        report = {"game": args.game, **live_latency(args.game, db, args.tables, args.servers)}
-    print(json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items()))
-    return 0
+    with database(args.db) as (db, _):
+        report = live_latency(args.game, db, args.tables, args.servers)
+    return show(args.game, report, args.json)
 
 
 def live_latency(game_name: str, db: str, tables: int = 10, servers: int = 2) -> dict[str, Any]:

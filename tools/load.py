@@ -28,47 +28,66 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from tarocchi.bench import percentiles
 from tarocchi.games import GAMES
+from tarocchi.web.store import Store
+
+
+def command(prog: str, doc: str | None, servers: int) -> argparse.ArgumentParser:
+    """Return a server bench's command line: the game, the servers, their database, --json."""
+    parser = argparse.ArgumentParser(prog=f"python -m {prog}", description=(doc or "").split(
+        "\n")[0])  # fmt: skip
+    parser.add_argument("game", choices=sorted(GAMES))
+    parser.add_argument("--servers", type=int, default=servers,
+                        help="`tarocchi serve` processes")  # fmt: skip
+    parser.add_argument("--db", default=None,
+                        help="the servers' database (default: a new SQLite file); a "
+                        "postgresql:// URL of an empty database")  # fmt: skip
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    return parser
+
+
+@contextlib.contextmanager
+def database(db: str | None) -> Iterator[tuple[str, Store]]:
+    """Yield a bench's database (a new SQLite file unless given) at the current schema, on
+    which the servers start, with its store."""
+    with tempfile.TemporaryDirectory() as tmp:
+        url = db or str(Path(tmp) / "bench.sqlite3")
+        with Store(url) as store:
+            store.upgrade()
+            yield url, store
+
+
+def show(game: str, report: dict[str, Any], as_json: bool) -> int:
+    """Print a bench's report, as JSON or a line a field; return the exit status."""
+    report = {"game": game, **report}
+    print(json.dumps(report) if as_json else "\n".join(f"{k}: {v}" for k, v in report.items()))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the load bench with the command line's options; print its report."""
-    parser = argparse.ArgumentParser(prog="python -m tools.load", description=__doc__.split(
-        "\n")[0])  # fmt: skip
-    parser.add_argument("game", choices=sorted(GAMES))
+    parser = command("tools.load", __doc__, servers=1)
     parser.add_argument("--clients", type=int, default=50, help="scripted web players")
-    parser.add_argument("--servers", type=int, default=1, help="`tarocchi serve` processes")
     parser.add_argument("--think-ms", type=float, default=300.0,
                         help="the players' pause before each move (0: as fast as the servers "
                         "answer)")  # fmt: skip
-    parser.add_argument("--db", default=None,
-                        help="the servers' database (default: a new SQLite file); a "
-                        "postgresql:// URL of an empty database")  # fmt: skip
     parser.add_argument("--reviews", type=int, default=0, metavar="K",
                         help="keep K reviews of finished deals asked for while the players "
                         "play")  # fmt: skip
     parser.add_argument("--flood", action="store_true",
                         help="the players' deals again with one more client flooding the AI "
                         "(hard-level games and hints); the memory figure is left out")  # fmt: skip
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
-    from tarocchi.web.store import Store
-
-    with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or str(Path(tmp) / "load.sqlite3")
-        with Store(db) as store:
-            store.upgrade()  # the servers start on the current schema
-            report = web_load(args.game, db, store.usage, args.clients, think_ms=args.think_ms,
-                              servers=args.servers, flood=args.flood,
-                              reviews=args.reviews)  # fmt: skip
-    report = {"game": args.game, **report}
-    print(json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items()))
-    return 0
+    with database(args.db) as (db, store):
+        report = web_load(args.game, db, store.usage, args.clients, think_ms=args.think_ms,
+                          servers=args.servers, flood=args.flood,
+                          reviews=args.reviews)  # fmt: skip
+    return show(args.game, report, args.json)
 
 
 def _rss_kb(pid: int) -> int:
