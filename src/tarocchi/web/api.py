@@ -68,6 +68,9 @@ HUMAN = 0
 AI_SEATS = (1, 2, 3)  # the AI's seats at a table of one human
 DEFAULT_LEVEL = "normal"
 NOT_YOUR_TURN = Msg("it is not your turn")
+NO_GAME = Msg("no such game")
+WRONG_TOKEN = Msg("wrong token for this game")
+DEAL_OVER = Msg("the deal is over")
 CHANGED = Msg("the game changed meanwhile; reload it")
 # a table with friends is played over its live connection (tarocchi.web.live), where the AI
 # plays only the seats nobody holds
@@ -267,18 +270,18 @@ class Games:
         else:
             row = held.row
         if row is None:
-            raise HTTPException(404, Msg("no such game"))
+            raise HTTPException(404, NO_GAME)
         if auth is None:
             raise HTTPException(401, Msg("missing bearer token"), {"WWW-Authenticate": "Bearer"})
         if isinstance(auth, Player):  # its player's own deal, opened from their history
             if auth.id != row.player_id:
-                raise HTTPException(403, Msg("wrong token for this game"))
+                raise HTTPException(403, WRONG_TOKEN)
         elif not secrets.compare_digest(
             hashed := token_hash(auth.credentials), row.token_hash
         ) and not (
             seats and await asyncio.to_thread(self.store.tables.holder, game_id, hashed) is not None
         ):
-            raise HTTPException(403, Msg("wrong token for this game"))
+            raise HTTPException(403, WRONG_TOKEN)
         return self.in_memory(row, fresh)
 
     def in_memory(self, row: GameRow, fresh: bool = False) -> Live:
@@ -360,7 +363,7 @@ class Games:
         if live.state.to_move != HUMAN:
             raise HTTPException(
                 409,
-                Msg("the deal is over") if live.state.to_move is None else NOT_YOUR_TURN,
+                DEAL_OVER if live.state.to_move is None else NOT_YOUR_TURN,
             )
         await self.alone(row.id)
         try:

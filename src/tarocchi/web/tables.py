@@ -28,16 +28,24 @@ from tarocchi.games import game
 from tarocchi.games.base import IllegalAction
 from tarocchi.i18n import Msg, Translator, from_recipe, recipe
 from tarocchi.record import now
-from tarocchi.web.api import HUMAN, NOT_YOUR_TURN, Auth, GameId, Games, outcome, reply
+from tarocchi.web.api import (
+    DEAL_OVER,
+    HUMAN,
+    NO_GAME,
+    NOT_YOUR_TURN,
+    WRONG_TOKEN,
+    Auth,
+    GameId,
+    Games,
+    outcome,
+    reply,
+)
 from tarocchi.web.models import Invitation, Seats, SeatTaken, Secret, errors_for
 from tarocchi.web.store import GameRow, token_hash
 
-DEAL_OVER = Msg("the deal is over")
-NO_GAME = Msg("no such game")
 NOT_OPEN = Msg("this seat is not open to a guest")
 TAKEN = Msg("this seat is taken")
 WRONG_INVITATION = Msg("wrong invitation for this seat")
-WRONG_TOKEN = Msg("wrong token for this game")
 SeatNumber = Annotated[int, Path(ge=1, le=3, description="1 East, 2 North, 3 West")]
 
 
