@@ -389,7 +389,7 @@ class Games:
             state, seen, told = tell(rules, state, seen, ai, tr)
             actions = (*actions, *ai)
             over = rules.is_over(state)
-            ended = outcome(rules.result(state)) if over else None
+            ended = outcome(rules, state)
             then = self.finished_daily(row, actions, state) if over and row.daily else None
             stored = asyncio.to_thread(self.store.update, *at, actions, over, now(), ended, then)
             if not await stored:
@@ -466,8 +466,12 @@ class Games:
         return record_of(live.row)
 
 
-def outcome(result: Any) -> Outcome:
-    """Return how a finished deal ended for South's team (a games.base.Result)."""
+def outcome(rules: TrickGame[Any], state: Any) -> Outcome | None:
+    """Return how a deal ended for South's team, or None while it goes on (the history
+    reads it, whoever played the last card: South, a friend or the AI)."""
+    if not rules.is_over(state):
+        return None
+    result = rules.result(state)
     team = "NS" if team_of(HUMAN) == 0 else "EW"
     verdict = "draw" if result.winner == "draw" else "win" if result.winner == team else "loss"
     return Outcome(result.margin(team_of(HUMAN)), verdict)

@@ -123,7 +123,7 @@ class Driver:
             state = rules.apply(state, rules.parse_action(code))
         actions = (*row.actions, *ai)
         over = rules.is_over(state)
-        ended = outcome(rules.result(state)) if over else None  # (the creator's history)
+        ended = outcome(rules, state)  # (the creator's history)
         stored = asyncio.to_thread(self.store.update, game_id, row.version, actions, over, now(),
                                    ended)  # fmt: skip
         if await stored:

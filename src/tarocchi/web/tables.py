@@ -166,7 +166,7 @@ class Tables:
         actions = (*row.actions, (seat, code))
         answer = Answer(True, len(actions)).dump()
         move = (row.version, actions, rules.is_over(state))
-        ended = outcome(rules.result(state)) if move[2] else None  # (the creator's history)
+        ended = outcome(rules, state)  # (the creator's history)
         got = await asyncio.to_thread(tables.act, game_id, seat, action_id, answer, now(), move,
                                       ended)  # fmt: skip
         if got is None:  # another action landed first: this id's answer is that refusal
