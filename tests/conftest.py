@@ -214,6 +214,11 @@ def store(db_url: str) -> Iterator[Any]:
         yield s
 
 
+def store_of(client: Any) -> Any:
+    """Return the store behind an API test client (a tarocchi.web.store.Store)."""
+    return client.app.state.games.store
+
+
 def api_client(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, ai_workers: int
 ) -> Iterator[Any]:

@@ -19,8 +19,7 @@ from fastapi.testclient import TestClient
 
 from tarocchi import daily
 from tarocchi.web.app import create_app
-from tarocchi.web.store import Store
-from tests.conftest import BACKENDS, api_client
+from tests.conftest import BACKENDS, api_client, store_of
 from tests.faces.test_api import auth
 
 NAME = "piedicavallo"
@@ -33,11 +32,6 @@ def client(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[TestClient]:
     yield from api_client(request, tmp_path_factory, ai_workers=1)
-
-
-def store_of(client: TestClient) -> Store:
-    store: Store = client.app.state.games.store  # type: ignore[attr-defined]
-    return store
 
 
 def today() -> str:

@@ -21,9 +21,8 @@ from tarocchi.record import make_record
 from tarocchi.review import AiLine, ai_to_json, plan, review, table_level, to_json, value
 from tarocchi.web.api import hint_for
 from tarocchi.web.reviews import first_difference
-from tarocchi.web.store import Store
 from tarocchi.web.store.schema import games
-from tests.conftest import BACKENDS, api_client
+from tests.conftest import BACKENDS, api_client, store_of
 from tests.faces.test_api import auth, new_game, play_to_end
 from tests.faces.test_api_texts import leaks
 
@@ -35,11 +34,6 @@ def client(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[TestClient]:
     yield from api_client(request, tmp_path_factory, ai_workers=1)
-
-
-def store_of(client: TestClient) -> Store:
-    store: Store = client.app.state.games.store  # type: ignore[attr-defined]
-    return store
 
 
 def url(data: dict[str, Any]) -> str:
