@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -23,6 +23,7 @@ import pytest
 
 OUTPUT = Path(__file__).parent.parent / "test-output"
 SERVER_FIXTURES = {"server", "postgres", "browser"}
+MEASURE_TIMEOUT_S = 1200
 
 
 # the 1,000-deal checks of every view: the fast tier (`make check`) plays the first 200 deals,
@@ -34,10 +35,16 @@ THOUSAND_DEALS = pytest.mark.parametrize(
 )
 
 
+def one_fast(values: Iterable[str], fast: str = "piedicavallo") -> list[Any]:
+    """Return a parametrization over values whose one `fast` value runs in the fast tier and
+    the others in `make test` (marked `slow`): for a costly check alike in every game."""
+    return [v if v == fast else pytest.param(v, marks=pytest.mark.slow) for v in values]
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark `server` every test that starts a real server: by its fixtures, by running on the
     PostgreSQL backend, or in a module that starts servers itself (it imports start_server
-    or Postgres)."""
+    or Postgres); give the measurements a longer timeout."""
     for item in items:
         params = getattr(item, "callspec", None)
         on_postgres = params is not None and "postgresql" in params.params.values()
@@ -45,6 +52,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         starts = hasattr(module, "start_server") or hasattr(module, "Postgres")
         if on_postgres or starts or SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.server)
+        # a measurement plays many deals on purpose: it gets longer than the 300 s that
+        # catches a hung test elsewhere
+        if item.get_closest_marker("measure") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(MEASURE_TIMEOUT_S))
 
 
 def auth(token: str) -> dict[str, str]:

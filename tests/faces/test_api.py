@@ -17,7 +17,7 @@ from tarocchi.views import to_json, view
 from tarocchi.web.app import create_app
 from tarocchi.web.middleware import SECURITY_HEADERS
 from tarocchi.web.rates import Rates
-from tests.conftest import BACKENDS, answered, api_client, auth
+from tests.conftest import BACKENDS, answered, api_client, auth, one_fast
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -121,6 +121,7 @@ def test_bad_actions_change_nothing(client: TestClient) -> None:
     assert after["version"] == version and answered(after["view"]) == v
 
 
+@pytest.mark.slow
 def test_the_default_level_is_normal(client: TestClient) -> None:
     res = client.post("/api/games", json={"game": "piedicavallo", "seed": 3})
     assert res.status_code == 201 and res.json()["view"]["level"] == "normal"
@@ -144,6 +145,7 @@ def test_openapi_is_published(client: TestClient) -> None:
         assert path in spec["paths"]
 
 
+@pytest.mark.slow
 def test_concurrent_posts_for_one_version_apply_once(db_url: str) -> None:
     app = create_app(db_url, ai_workers=2)
 
@@ -201,7 +203,7 @@ def codes_in(obj: Any, codes: set[str]) -> set[str]:
     return set()
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", one_fast(sorted(GAMES)))
 def test_no_response_reveals_a_hidden_card(client: TestClient, name: str) -> None:
     """Through the API, every response holds only cards South's own view holds."""
     rules = game(name)
@@ -359,6 +361,7 @@ def test_bearer_scheme_and_token_spaces(client: TestClient) -> None:
         assert res.status_code == 401, wrong
 
 
+@pytest.mark.slow
 def test_rates_a_person_never_reaches(client: TestClient) -> None:
     """Past a rate of creation or hints per client: 429 with Retry-After, nothing done;
     until then, that client's requests for AI work are turned away at the door."""

@@ -177,6 +177,7 @@ def test_a_past_day_is_revealed_and_checks(client: TestClient) -> None:
     assert json.dumps(seed) not in client.get("/daily").text.split(str(day))[0]
 
 
+@pytest.mark.slow
 def test_a_server_publishes_today_and_tomorrow_unasked(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     tomorrow = (datetime.now(UTC).date() + timedelta(days=1)).isoformat()

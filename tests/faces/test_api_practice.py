@@ -106,6 +106,7 @@ def test_try_again_refuses_a_deal_in_play_and_a_decision_south_did_not_have(
     assert second.status_code == 201 and second.json()["view"]["practice"]["from"] == first["id"]
 
 
+@pytest.mark.slow
 def test_the_ai_s_own_deal_on_your_cards_for_the_replay(client: TestClient) -> None:
     data = new_game(client, seed=33)
     play_to_end(client, data)

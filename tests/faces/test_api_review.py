@@ -74,6 +74,7 @@ def test_nothing_before_the_end_and_the_game_s_token_only(client: TestClient) ->
         assert method("/api/games/nope/review", headers=h).status_code == 404
 
 
+@pytest.mark.slow
 def test_the_ai_on_your_cards_after_every_deal(client: TestClient) -> None:
     """Nobody asks for a review: the AI's line is computed anyway, once the deal ends."""
     data = new_game(client, seed=12)

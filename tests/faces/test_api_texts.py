@@ -47,9 +47,9 @@ def test_the_scan_finds_codes_in_texts() -> None:
     assert not leaks({"token": "a-T12-b", "text": "Trumps 1, 13 and 28"})
 
 
-# the fast tier scans one language a game (English, and Hindi's other script); `make test`
-# every language of every game
-FAST = (("piedicavallo", "hi"), ("ottocento", "en"), ("minchiate", "hi"))
+# the fast tier scans Minchiate (the most texts: versicole, the Fola, resti) in Hindi (another
+# script); `make test` every language of every game
+FAST = (("minchiate", "hi"),)
 
 
 @pytest.mark.parametrize(

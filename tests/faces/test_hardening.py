@@ -48,6 +48,7 @@ def test_no_answer_tells_how_long_the_ai_thought(client: TestClient) -> None:
     assert "server-timing" not in hint.headers
 
 
+@pytest.mark.slow
 def test_the_bench_may_ask_for_the_servers_time(tmp_path: Path) -> None:
     """With timing on (`serve --server-timing`, for `python -m tools.load`), answers tell the AI's
     share and the server's own time."""

@@ -158,6 +158,7 @@ def test_moving_to_another_browser(client: TestClient) -> None:
     assert again.status_code == 404 and "set-cookie" not in again.headers
 
 
+@pytest.mark.slow
 def test_new_players_and_move_codes_are_rate_limited(tmp_path_factory: pytest.TempPathFactory
                                                      ) -> None:  # fmt: skip
     db = tmp_path_factory.mktemp("rates") / "games.sqlite3"
@@ -174,6 +175,7 @@ def test_new_players_and_move_codes_are_rate_limited(tmp_path_factory: pytest.Te
         assert refused.status_code == 429 and "retry-after" in refused.headers
 
 
+@pytest.mark.slow
 def test_the_cookie_is_secure_over_https(tmp_path_factory: pytest.TempPathFactory) -> None:
     db = tmp_path_factory.mktemp("https") / "games.sqlite3"
     with TestClient(create_app(db, ai_workers=1), base_url="https://testserver") as c:

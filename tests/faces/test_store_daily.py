@@ -122,6 +122,7 @@ with Store(sys.argv[1]) as s:
 """
 
 
+@pytest.mark.slow
 def test_processes_share_one_key_and_one_scored_try(db_url: str) -> None:
     """Server processes on one database: the same key, and one scored try for a player."""
     with Store(db_url) as store:

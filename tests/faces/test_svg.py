@@ -1,11 +1,14 @@
-"""The SVG cards: every card of every pack renders, is valid, titled, indexed and small."""
+"""The SVG cards: every card of every pack renders, is valid, titled, indexed and small, and
+each pack's art is the art stored as its digest in tests/data/card_digests.json.
+
+    .venv/bin/python -m tests.faces.test_svg   # rewrite them (only when the art is to change)
+"""
 
 from __future__ import annotations
 
 import hashlib
-import os
+import json
 import re
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -25,7 +28,7 @@ from tarocchi.web.svg import (
     pack_of,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+DIGESTS = Path(__file__).resolve().parents[1] / "data" / "card_digests.json"
 NS = "{http://www.w3.org/2000/svg}"
 GAMES = ("piedicavallo", "ottocento", "minchiate")
 CARD_BUDGET = 6000  # bytes per card
@@ -216,30 +219,36 @@ def test_every_registered_game_has_a_card_style() -> None:
     assert set(STYLES) == set(REGISTERED)
 
 
-def digest() -> str:
-    h = hashlib.sha256()
-    for game in GAMES:
-        h.update(card_back_svg(game).encode())
-        for code in pack_of(game).codes:
-            h.update(card_svg(game, code).encode())
+def digest(game: str) -> str:
+    """Return the SHA-256 of a pack's art: its back, then every card in id order."""
+    h = hashlib.sha256(card_back_svg(game).encode())
+    for code in pack_of(game).codes:
+        h.update(card_svg(game, code).encode())
     return h.hexdigest()
 
 
-def test_output_is_deterministic_across_processes() -> None:
-    script = "from tests.faces.test_svg import digest; print(digest())"
-    outs = []
-    for seed in ("1", "2"):
-        env = {**os.environ, "PYTHONHASHSEED": seed}
-        run = subprocess.run(
-            [sys.executable, "-c", script],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=ROOT,
-            check=True,
-        )
-        outs.append(run.stdout.strip())
-    assert outs[0] == outs[1] == digest()
+@pytest.mark.parametrize("game", GAMES)
+def test_a_pack_s_art_is_the_stored_one(game: str) -> None:
+    """Every card's SVG, hashed per pack, is the one stored in tests/data/card_digests.json:
+    the art is the same in every process and on every machine, and a change to it is meant.
+    After changing the art on purpose: `.venv/bin/python -m tests.faces.test_svg`."""
+    stored = json.loads(DIGESTS.read_text())
+    assert digest(game) == stored[game], f"{game}'s card art changed"
+
+
+def test_a_changed_card_changes_its_pack_s_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tarocchi.web import svg
+
+    before = {game: digest(game) for game in GAMES}
+    drawn = svg.card_svg
+
+    def one_card_changed(game: str, code: str) -> str:
+        art = drawn(game, code)
+        return art.replace("<title>", "<title> ") if (game, code) == ("ottocento", "T9") else art
+
+    monkeypatch.setattr(sys.modules[__name__], "card_svg", one_card_changed)
+    assert digest("ottocento") != before["ottocento"]
+    assert digest("piedicavallo") == before["piedicavallo"]
 
 
 def test_suit_colours_are_okabe_ito_and_distinct() -> None:
@@ -278,3 +287,8 @@ def test_the_contact_sheet_shows_every_card_and_the_back(game: str) -> None:
         assert card_svg(game, card.code) in page
     assert card_back_svg(game) in page
     assert sum(1 for c in pack.cards if c.suit == FOOL) == 1
+
+
+if __name__ == "__main__":
+    # rewrite the stored digests (only when the art is meant to change)
+    DIGESTS.write_text(json.dumps({game: digest(game) for game in GAMES}, indent=1) + "\n")

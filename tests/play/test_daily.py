@@ -168,6 +168,7 @@ def south_decisions(seed: int) -> int:
     return mine
 
 
+@pytest.mark.slow
 def test_the_terminal_plays_a_revealed_day_as_the_site_did(tmp_path: Path) -> None:
     """`tarocchi play GAME --daily DATE`'s deal: its AI answers as verify expects."""
     seed = daily.seed_of(KEY, NAME, DAY)
