@@ -143,7 +143,10 @@ def test_a_log_altered_after_the_end_is_refused_naming_its_first_bad_action(
         assert f"action {k + 1} ({name} by seat 0)" in res.json()["detail"]  # a name, no code
 
 
-@pytest.mark.parametrize(("name", "seed"), [("ottocento", 5), ("minchiate", 2)])
+# the fast tier: Ottocento's; make test: Minchiate's too
+@pytest.mark.parametrize(
+    ("name", "seed"), [("ottocento", 5), pytest.param("minchiate", 2, marks=pytest.mark.slow)]
+)
 def test_the_hint_the_api_gives_is_the_review_s_decision(name: str, seed: int) -> None:
     """At South's first decision (Ottocento's declaration, Minchiate's discard) and its first
     card: the hint route's job gives the values, order and best of the review's decision."""
@@ -160,7 +163,9 @@ def test_the_hint_the_api_gives_is_the_review_s_decision(name: str, seed: int) -
         assert hints[0]["action"] == d.best and d.cost_of(d.best) == 0.0
 
 
-@pytest.mark.parametrize(("name", "seed"), [("ottocento", 5), ("minchiate", 7)])
+@pytest.mark.parametrize(
+    ("name", "seed"), [("ottocento", 5), pytest.param("minchiate", 7, marks=pytest.mark.slow)]
+)
 def test_a_first_different_declaration_is_named_by_its_button_s_words(name: str, seed: int) -> None:
     """The AI in your seat first chose otherwise at a declaration: the API gives both
     choices in the words of their buttons at the table, in the reader's language, no code."""

@@ -30,6 +30,7 @@ from tarocchi.review import (
 )
 from tarocchi.views import view
 from tests.bots.test_partner_suite import load, position
+from tests.conftest import one_fast
 
 # a deal of each game where South deals (a discard, and Minchiate's declarations, to review)
 SEEDS = {"piedicavallo": 1, "ottocento": 5, "minchiate": 2}
@@ -101,7 +102,7 @@ def test_best_is_the_highest_valued_and_costs_are_measured_from_it(name: str) ->
         assert d.cost > 0 or d.mark == "best"  # a choice valued as the best ties it
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", one_fast(sorted(GAMES)))
 def test_the_hint_is_the_review_s_decision(name: str) -> None:
     """At a setup decision and at the first and a late card: the hint shows the values,
     order and best choice the review shows, and the hint's first choice is marked best."""
@@ -121,7 +122,7 @@ def test_the_hint_is_the_review_s_decision(name: str) -> None:
         assert d.phase == "play" if k != choices[0] else name == "piedicavallo" or d.phase != "play"
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", one_fast(sorted(GAMES)))
 def test_forced_decisions_have_no_cost(name: str) -> None:
     r = quick(name)
     forced = [d for d in r.decisions if d.kind == "forced"]
@@ -174,7 +175,7 @@ def test_the_graph_and_key_moments(name: str) -> None:
         assert k.reason.strip()
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", one_fast(sorted(GAMES)))
 def test_the_json_form_round_trips(name: str) -> None:
     r = quick(name)
     data = json.loads(json.dumps(to_json(r)))
