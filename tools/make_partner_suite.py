@@ -237,7 +237,8 @@ def is_clear(name: str, pos: dict[str, Any], state: Any) -> float | None:
     (the search given every card, with many playouts), or None when it does not beat them
     by the kernel's TIE: then the theme's move is not clear in this deal."""
     from tarocchi.bots.oracle import OracleBot
-    from tarocchi.bots.search import Settings, kernel
+    from tarocchi.bots.parts import Settings
+    from tarocchi.bots.search import kernel
 
     rules = game(name)
     v = view(state, state.to_move)

@@ -18,12 +18,20 @@ import math
 import statistics
 import sys
 import time
+from dataclasses import replace
 
 from tarocchi import review as rv
-from tarocchi.bots import valuation as va
+from tarocchi.bots import parts as bp
 from tarocchi.games import game
 from tarocchi.match import play_deal
 from tests.bots.test_partner_suite import load, position
+
+
+def set_review_playouts(factor: int) -> None:
+    """Value every game's decisions on factor times the level's playouts (for this run)."""
+    for name, p in bp.PARTS.items():
+        if p.search is not None:
+            bp.PARTS[name] = replace(p, search=replace(p.search, review_playouts=factor))
 
 
 def quantiles(xs: list[float]) -> str:
@@ -71,7 +79,7 @@ def spreads(name: str, deals: int, factors: list[int]) -> None:
                 positions.append((state, rules.action_code(a), seed * 1000 + i))
             state = rules.apply(state, a)
     for f in factors:
-        va.PLAYOUTS = dict.fromkeys(va.PLAYOUTS, f)
+        set_review_playouts(f)
         noise, made, diffs, values = [], [], [], []
         t = time.process_time()
         for state, code, seed in positions:
@@ -127,6 +135,6 @@ if __name__ == "__main__":
     if n:
         spreads(game_name, n, fs)
     for f in fs:
-        va.PLAYOUTS = dict.fromkeys(va.PLAYOUTS, f)
+        set_review_playouts(f)
         print(f"x{f}:", end=" ")
         suite(game_name)

@@ -35,6 +35,7 @@ from tarocchi.bots import LEVELS, make_bot
 from tarocchi.bots.base import Bot
 from tarocchi.bots.hints import reason
 from tarocchi.bots.oracle import OracleBot
+from tarocchi.bots.parts import PARTS, Thresholds
 from tarocchi.bots.search import SearchBot, warm_up
 from tarocchi.bots.valuation import LEVEL, fair_search, valuate, view_seed
 from tarocchi.cards import team_of
@@ -63,24 +64,9 @@ SURE = 2.0  # a cost is sure to pass a threshold when it passes it by this many 
 KEY_MOMENTS = 3  # how many of the costliest decisions the review points out
 
 
-@dataclass(frozen=True, slots=True)
-class Thresholds:
-    """The least cost of each mark worse than good, in the game's unit (0 < cost < the
-    first is good)."""
-
-    inaccuracy: float
-    mistake: float
-    blunder: float
-
-
-# From the spreads measured (docs/benchmarks.md, "The review's marks"): a mistake costs more
-# than the review's own noise (the cost it charges the search's own choice, valued again
-# with another seed, in 1 decision of 20; at least the kernel's TIE), an inaccuracy half
-# that, a blunder as much as the heuristic bot's costliest choice in 20
-THRESHOLDS = {
-    "piedicavallo": Thresholds(inaccuracy=0.5, mistake=1.0, blunder=3.5),
-    "ottocento": Thresholds(inaccuracy=3.5, mistake=7.0, blunder=55.0),
-    "minchiate": Thresholds(inaccuracy=0.2, mistake=0.4, blunder=1.4),
+# each game's marks' thresholds, kept with its other parts (`bots.parts.Search.thresholds`)
+THRESHOLDS: dict[str, Thresholds] = {
+    name: p.search.thresholds for name, p in PARTS.items() if p.search
 }
 
 

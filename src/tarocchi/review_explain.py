@@ -23,10 +23,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tarocchi.bots.belief import belief
 from tarocchi.bots.hints import reason
 from tarocchi.bots.inference import partner
 from tarocchi.bots.likelihood import Chains, Replay
+from tarocchi.bots.parts import belief, search_parts
 from tarocchi.bots.search import SearchBot
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS, team_of
 from tarocchi.games.base import TrickGame
@@ -34,12 +34,6 @@ from tarocchi.i18n import N_, SEATS, Msg, Translator, joined, nmsg
 from tarocchi.views import View, view
 
 TEAMS = (N_("North and South"), N_("East and West"))
-# a position between two decisions is searched on this share (1 in n) of the deals a decision
-# is: its value only splits a change whose ends the decisions' own searches give. (Measured:
-# a position's value moves by 2.5 to 5 points from seed to seed at a quarter, the hard
-# search's weighed deals being few and alike; valuing every card's position so would take a
-# quarter of a review's 20 s and show that noise as causes: hence one position a trick.)
-POSITION_SHARE = {"piedicavallo": 2, "ottocento": 2, "minchiate": 4}
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +116,13 @@ def position_value(rules: TrickGame[Any], state: Any, seat: int, bot: SearchBot)
     if v.phase != "play":
         return None
     cfg = bot.cfg
-    share = POSITION_SHARE[rules.name]
+    # a position between two decisions is searched on a share (1 in n, the game's
+    # `position_share`) of the deals a decision is: its value only splits a change whose ends
+    # the decisions' own searches give. (Measured: a position's value moves by 2.5 to 5
+    # points from seed to seed at a quarter, the hard search's weighed deals being few and
+    # alike; valuing every card's position so would take a quarter of a review's 20 s and
+    # show that noise as causes: hence one position a trick.)
+    share = search_parts(rules.name).position_share
     bot.cfg = replace(cfg, max_samples=max(cfg.min_samples, cfg.max_samples // share))
     known = belief(v)
     players = k.heuristic_players(v)

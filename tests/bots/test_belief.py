@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from tarocchi.bots.belief import Infeasible, assign, belief, played_by, sample
+from tarocchi.bots.belief import Infeasible, assign, played_by
 from tarocchi.bots.inference import void_masks
+from tarocchi.bots.parts import belief
 from tarocchi.cards import bits, popcount
 from tarocchi.games import game
 from tarocchi.games.piedicavallo import DISCARDABLE_SUIT, DISCARDABLE_TRUMPS
@@ -129,7 +130,7 @@ def test_piedicavallo_samples_never_contradict_the_view() -> None:
     for state, seat in positions("piedicavallo", 40, 5):
         v = view(state, seat)
         for _ in range(2):
-            d = sample(v, rng)
+            d = belief(v).sample(rng)
             assert view(d, seat) == v
             voids = void_masks(v)
             for s in range(4):
@@ -147,7 +148,7 @@ def test_piedicavallo_discard_holds_the_announced_trumps() -> None:
         v = view(state, seat)
         k = next(e.value for e in v.events if e.kind == "announce")
         for _ in range(3):
-            d = sample(v, rng)
+            d = belief(v).sample(rng)
             assert popcount(d.discard & DISCARDABLE_TRUMPS) == k
             assert popcount(d.discard & DISCARDABLE_SUIT) == 2 - k
 
@@ -163,7 +164,7 @@ def test_piedicavallo_dealer_discarding_trumps_kept_none() -> None:
     v = view(state, 0)
     rng = random.Random(4)
     for _ in range(50):
-        d = sample(v, rng)
+        d = belief(v).sample(rng)
         assert popcount(d.discard & DISCARDABLE_TRUMPS) == 2
         assert not d.hands[3] & PIEDICAVALLO.pack.trump_mask
 

@@ -8,9 +8,10 @@ import random
 import pytest
 
 from tarocchi.bots import make_bot
-from tarocchi.bots.belief import Belief, belief
+from tarocchi.bots.belief import Belief
 from tarocchi.bots.inference import unseen
 from tarocchi.bots.likelihood import Chains, Replay
+from tarocchi.bots.parts import belief
 from tarocchi.bots.search import kernel
 from tarocchi.cards import bits
 from tarocchi.games import game

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from tarocchi.bots import make_bot
-from tarocchi.bots.search import SearchBot, Settings, equivalent, kernel
+from tarocchi.bots.parts import Settings
+from tarocchi.bots.search import SearchBot, equivalent, kernel
 from tarocchi.games import game
 from tarocchi.match import play_deal
 from tarocchi.views import view

@@ -227,7 +227,7 @@ CORE = ["Objective", "Setup", "Playing a turn", "Scoring and end"]
 @pytest.mark.parametrize("game", list(content.GAMES))
 def test_rules_sections_are_numbered_in_order(client: TestClient, game: str) -> None:
     page = get_page(client, f"/rules/{game}")
-    titles = [t for _, t in content.RULE_SECTIONS[game]]
+    titles = [t for _, t in content.GAMES[game].sections]
     assert page.section_headings == [f"{n}. {t}" for n, t in enumerate(titles, start=1)]
     for title in [*CORE, *REQUIRED[game], "Card order and points", "Glossary"]:
         assert title in titles, title
@@ -235,7 +235,7 @@ def test_rules_sections_are_numbered_in_order(client: TestClient, game: str) -> 
     assert titles[-2:] == ["Card order and points", "Glossary"]
     # the contents list links every section, in the same order
     anchors = [link[1:] for link in page.links if link.startswith("#") and link != "#main"]
-    assert anchors[: len(titles)] == [key for key, _ in content.RULE_SECTIONS[game]]
+    assert anchors[: len(titles)] == [key for key, _ in content.GAMES[game].sections]
 
 
 KEY_RULES = {
@@ -262,20 +262,20 @@ def test_rules_page_content(client: TestClient, game: str) -> None:
     assert "Play this game" in text
     for term, definition in content.glossary(game):
         assert term in text and definition in text
-    for row in content.CARD_ORDER[game]:
+    for row in content.GAMES[game].card_order:
         assert row.group in text and row.order in text and row.points in text
 
 
 def test_glossary_terms() -> None:
-    assert "Matto" in content.GLOSSARY_TERMS["piedicavallo"]
-    assert {"contatore", "Bégato", "Moors"} <= set(content.GLOSSARY_TERMS["ottocento"])
-    assert {"Fola", "versicola", "resto"} <= set(content.GLOSSARY_TERMS["minchiate"])
+    assert "Matto" in content.GAMES["piedicavallo"].glossary_terms
+    assert {"contatore", "Bégato", "Moors"} <= set(content.GAMES["ottocento"].glossary_terms)
+    assert {"Fola", "versicola", "resto"} <= set(content.GAMES["minchiate"].glossary_terms)
 
 
 @pytest.mark.parametrize("game", list(content.GAMES))
 def test_card_order_table_matches_the_pack(game: str) -> None:
     pack = content.pack_of(game)
-    rows = content.CARD_ORDER[game]
+    rows = content.GAMES[game].card_order
     codes = [c for row in rows for c in row.codes]
     assert sorted(codes) == sorted(pack.codes)  # every card exactly once
     for row in rows:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tarocchi.bots.belief import belief
+from tarocchi.bots.parts import belief
 from tarocchi.games import GAMES, game
 
 NAMES = list(GAMES)

@@ -38,17 +38,12 @@ from tarocchi.adapters.observe import (
     observation_text,
 )
 from tarocchi.bots.base import Bot
-from tarocchi.bots.belief import belief
+from tarocchi.bots.parts import belief
 from tarocchi.bots.search import NORMAL, kernel
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import IllegalAction, TrickGame
 from tarocchi.views import View
 
-# the largest margin a deal can end with, per game (OpenSpiel's utility bounds): all 114
-# card points in Piedicavallo (rules §4); in Ottocento the 118 card points, the last trick's
-# 10 and three times the whole pack's combinations (846: captured, and declared by each
-# partner); in Minchiate far more resti than a deal's points allow (200 resti = 12,000)
-MAX_MARGIN = {"piedicavallo": 114.0, "ottocento": 2666.0, "minchiate": 200.0}
 # deals the belief sampler may draw for one resampling before giving up: it keeps a deal
 # that breaks a declaration's constraints when 200 draws in a row do (rare)
 RESAMPLE_TRIES = 20
@@ -345,7 +340,7 @@ def _game_info(rules: TrickGame[Any]) -> pyspiel.GameInfo:
     # every card is played or discarded once; each seat declares at most once per extra
     # action kind, and passes
     moves = size + 4 * (len(rules.extra_actions) + 1)
-    bound = MAX_MARGIN[rules.name]
+    bound = rules.max_margin
     return pyspiel.GameInfo(
         num_distinct_actions=action_count(rules),
         max_chance_outcomes=size,

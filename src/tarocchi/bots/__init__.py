@@ -10,10 +10,9 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from tarocchi.bots.base import Bot
-from tarocchi.games import info
 from tarocchi.games.base import TrickGame
 
-# name -> "module:Class"; the heuristic bot is per game, named by the registry (`GameInfo`)
+# name -> "module:Class"; the heuristic bot is per game, in the bots' table (`parts.PARTS`)
 BOTS = {
     "random": "tarocchi.bots.random:RandomBot",
     "easy": "tarocchi.bots.easy:EasyBot",
@@ -49,10 +48,12 @@ def make_bot(name: str, rules: TrickGame[Any], seed: int = 0) -> Bot:
     installed package's registered name, or an import path "pkg.mod:Class"."""
     key = name.strip()
     kind = LEVELS.get(key.lower(), key.lower())
+    if kind == "heuristic":
+        from tarocchi.bots.parts import parts
+
+        return parts(rules.name).heuristic(rules, seed)
     if ":" in key:
         target = key
-    elif kind == "heuristic":
-        target = info(rules.name).heuristic
     elif kind in BOTS:
         target = BOTS[kind]
     else:

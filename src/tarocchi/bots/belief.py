@@ -42,7 +42,6 @@ from numba import njit
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import BIT, bits, iter_bits, popcount
 from tarocchi.compiled import next_random
-from tarocchi.games import info, load
 from tarocchi.views import View
 
 # a place where hidden cards go: (the cards it may take, how many it takes)
@@ -591,16 +590,3 @@ class OttocentoBelief(Belief):
             self.legal(hands, fallback),
             decls,
         )
-
-
-def belief(view: View) -> Belief:
-    """Return the belief of view's seat (its class named by the registry's
-    `GameInfo.belief`): built once, it samples as many deals as asked."""
-    cls = load(info(view.game).belief)
-    assert isinstance(cls, type) and issubclass(cls, Belief)
-    return cls(view)
-
-
-def sample(view: View, rng: random.Random) -> Any:
-    """Return a full state consistent with view (a determinization for view.seat)."""
-    return belief(view).sample(rng)

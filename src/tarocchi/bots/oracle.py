@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from tarocchi.bots.search import NORMAL, SearchBot, Settings, Stat
+from tarocchi.bots.parts import Settings
+from tarocchi.bots.search import NORMAL, SearchBot, Stat
 from tarocchi.views import View, view
 
 

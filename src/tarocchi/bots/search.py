@@ -24,96 +24,25 @@ settings were chosen.
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from tarocchi.bots import make_bot
 from tarocchi.bots.base import Bot
-from tarocchi.bots.belief import belief
 from tarocchi.bots.likelihood import Chains, Replay
-from tarocchi.games import info
-from tarocchi.games.base import GameState, TrickGame
+from tarocchi.bots.parts import PARTS, Kernel, Settings, belief, search_parts
+from tarocchi.games.base import TrickGame
 from tarocchi.views import View, view
-
-P = TypeVar("P")  # a kernel's position
-S = TypeVar("S", bound=GameState, contravariant=True)  # its game's State
-
-
-class Players(Protocol):
-    """The compiled heuristic players of one view (`heuristic.compiled_<game>.Players`)."""
-
-    def replay(self, hands: tuple[int, int, int, int], discard: int) -> tuple[int, int]:
-        """Return the past plays they would have made otherwise: (near, other)."""
-        ...
-
-
-H = TypeVar("H", bound=Players)  # its playout players
-
-
-class Kernel(Protocol[P, S, H]):
-    """What the search needs of a game's compiled path (`bots/kernel_<game>.py`)."""
-
-    @property
-    def TIE(self) -> float:
-        """Margins this close are a tie, which the heuristic bot's choice breaks."""
-        ...
-
-    @property
-    def SCALE(self) -> float:
-        """The usual range of a deal's margin, in the game's unit."""
-        ...
-
-    @property
-    def INTERCHANGEABLE(self) -> int:
-        """The cards that may play alike (see `equivalent`)."""
-        ...
-
-    def from_state(self, state: S) -> P:
-        """Return the position of a rules state."""
-        ...
-
-    def playout(
-        self, pos: P, players: H, first: int = -1, moves: list[int] | None = None
-    ) -> tuple[float, float]:
-        """Play the deal to its end, the player to move taking action first (-1: the
-        heuristic players' choice); return each team's value."""
-        ...
-
-    def heuristic_players(self, view: View) -> H:
-        """Return the compiled heuristic players of a view."""
-        ...
-
-    def setup_lines(self, view: View) -> list[tuple[int, ...]]:
-        """Return the setup decisions searched as whole lines ([] for none)."""
-        ...
-
-    def rank_lines(self, lines: list[tuple[int, ...]], state: S) -> list[tuple[int, ...]]:
-        """Return lines best first by the heuristic bot's judgement."""
-        ...
-
-
-if TYPE_CHECKING:  # each game's compiled path is checked against the interface here
-    from tarocchi.bots import kernel_minchiate, kernel_ottocento, kernel_piedicavallo
-    from tarocchi.bots.heuristic import compiled_minchiate as cm
-    from tarocchi.bots.heuristic import compiled_ottocento as co
-    from tarocchi.bots.heuristic import compiled_piedicavallo as cp
-    from tarocchi.games import minchiate, ottocento, piedicavallo
-
-    _PIEDICAVALLO: Kernel[kernel_piedicavallo.Pos, piedicavallo.State, cp.Players]
-    _PIEDICAVALLO = kernel_piedicavallo
-    _OTTOCENTO: Kernel[kernel_ottocento.Pos, ottocento.State, co.Players] = kernel_ottocento
-    _MINCHIATE: Kernel[kernel_minchiate.Pos, minchiate.State, cm.Players] = kernel_minchiate
 
 
 def kernel(game_name: str) -> Kernel[Any, Any, Any]:
-    """Return the compiled path of a game (the registry's `GameInfo.kernel`)."""
-    found: Kernel[Any, Any, Any] = importlib.import_module(info(game_name).kernel)
-    return found
+    """Return the compiled path of a game (its `parts.Search.kernel`); ValueError for a game
+    without a search."""
+    return search_parts(game_name).kernel
 
 
 def warm_up(rules: TrickGame[Any]) -> None:
@@ -134,36 +63,9 @@ def warm_up(rules: TrickGame[Any]) -> None:
 K = TypeVar("K")  # what the search compares: an action, or a whole setup line
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """How hard a search bot thinks."""
-
-    playouts: int  # the cap on playouts per decision (the reproducible bound)
-    seconds: float  # the time budget per decision (a safety bound)
-    min_samples: int = 4  # sample at least this many deals, whatever the cap
-    max_samples: int = 200  # sample at most this many deals (few actions need few)
-    max_lines: int = 12  # setup decisions: how many whole lines (e.g. discards) to compare
-    # sample deals by how well they explain the plays so far, by Metropolis-Hastings with
-    # this many steps between two deals searched (`tarocchi.bots.likelihood.Chains`; 0:
-    # every allowed deal alike)
-    infer: int = 0
-    max_actions: int = 0  # search only this many actions, the heuristic's best (0: all)
-    # leave the heuristic bot's choice only for an action whose paired lead over it (the
-    # same sampled deals and noise) is this many standard errors above 0 (0: any lead
-    # beyond the kernel's TIE)
-    confidence: float = 0.0
-
-
 # The levels' budgets per game, about 200 ms (normal) and 1 s (hard) of one core at the
 # 95th percentile of decisions; the clock is a safety bound above that.
-NORMAL = {
-    "piedicavallo": Settings(playouts=1500, seconds=0.28),
-    # keep the heuristic's choice unless another leads it by 1.5 standard errors: the
-    # partner suite's close calls are leads of a few points that flip with the noise
-    "ottocento": Settings(playouts=1200, seconds=0.28, confidence=1.5),
-    # long playouts (21 tricks) and wide hands: the heuristic's 8 best moves, more deals each
-    "minchiate": Settings(playouts=800, seconds=0.28, max_actions=8, confidence=1.5),
-}
+NORMAL: dict[str, Settings] = {n: p.search.normal for n, p in PARTS.items() if p.search}
 # hard differs in kind, not in playouts: deals weighed by the plays so far, 8 steps of the
 # chains between two deals searched
 HARD = {name: replace(cfg, seconds=1.4, infer=8) for name, cfg in NORMAL.items()}
@@ -209,9 +111,9 @@ class SearchBot(Bot):
 
     def __init__(self, rules: TrickGame[Any], seed: int = 0) -> None:
         super().__init__(rules, seed)
+        self.kernel = kernel(rules.name)
         cfg = self.settings
         self.cfg: Settings = cfg if isinstance(cfg, Settings) else cfg[rules.name]
-        self.kernel = kernel(rules.name)
         self._fallback: Bot | None = None
         self.last_playouts = 0  # playouts of the latest decision (for benchmarks)
 

@@ -5,12 +5,12 @@ the review, so that they never disagree.
 estimated final margin, in the game's unit: card points; Ottocento's points; Minchiate's
 resti, smoothed by the point lead as the search counts them) and that value's uncertainty
 against the best choice. It runs the hard level's search from the view (so it never reads
-a card the seat cannot see) with `PLAYOUTS` times its playouts and no clock (the playout
-cap alone bounds it, so the same view always gets the same values), seeded by the view
-itself (`view_seed`: what the seat sees at that decision of that deal). Every choice is
-played out on the same sampled deals, so the difference between two choices is measured
-deal by deal (paired); its standard error is each choice's `spread`, taken from the means
-of its batches by chain (the hard level's deals come from `CHAINS` Markov chains taking
+a card the seat cannot see) with the game's `review_playouts` times its playouts and no
+clock (the playout cap alone bounds it, so the same view always gets the same values),
+seeded by the view itself (`view_seed`: what the seat sees at that decision of that deal).
+Every choice is played out on the same sampled deals, so the difference between two choices
+is measured deal by deal (paired); its standard error is each choice's `spread`, taken from
+the means of its batches by chain (the hard level's deals come from `CHAINS` Markov chains taking
 turns, and a chain's deals are alike: one that lingers in a corner of the deals moves its
 own mean, which batches of successive deals, a deal of every chain in each, never see).
 
@@ -31,16 +31,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tarocchi.bots import make_bot
-from tarocchi.bots.belief import belief
 from tarocchi.bots.likelihood import CHAINS
+from tarocchi.bots.parts import belief, search_parts
 from tarocchi.bots.search import SearchBot, Stat, equivalent
 from tarocchi.views import View, view
 
 LEVEL = "hard"  # the level whose search gives the fair values
-# the playout cap, in multiples of the level's: the most deals a review's 20 s allow
-# (8 times, Minchiate's long deals 4), as the noise in the differences between choices falls
-# with the deals (docs/benchmarks.md, "The review's marks")
-PLAYOUTS = {"piedicavallo": 8, "ottocento": 8, "minchiate": 4}
 # the setup decisions finished by the heuristic bot in Python, a hundred times slower than a
 # kernel's playout: at most this many sampled deals (times the factor)
 SETUP_SAMPLES = 120
@@ -84,12 +80,12 @@ def view_seed(v: View, salt: int = 0) -> int:
 
 def fair_search(v: View, seed: int, factor: float = 1.0) -> SearchBot:
     """Return the valuation's search for a view: the hard level's, every legal choice (and
-    every discard line) searched, PLAYOUTS times its playouts times factor, no clock."""
+    every discard line) searched, review_playouts times its playouts times factor, no clock."""
     rules = v.rules
     bot = make_bot(LEVEL, rules, seed)
     assert isinstance(bot, SearchBot)
     cfg = bot.cfg
-    more = PLAYOUTS[rules.name] * factor
+    more = search_parts(rules.name).review_playouts * factor
     bot.cfg = replace(
         cfg,
         seconds=math.inf,

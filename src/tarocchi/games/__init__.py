@@ -1,11 +1,13 @@
-"""The registry of games: the one place that maps a game's name to its parts.
+"""The registry of games: the one place that names the games and their rules.
 
-Each game has one `GameInfo`: the modules of its rules and its pack, and where the
-lower layers keep their part of it (the heuristic player, the compiled path the search
-plays, the belief that samples its deals). The parts are named, not imported, so this
-module imports nothing below the rules; each layer imports the part it owns when it
-asks for it (`tarocchi.bots`, `tarocchi.bots.search`, `tarocchi.bots.belief`), and the
-pages and the card art ask for the pack alone (`pack_of`).
+Each game has one `GameInfo`: its name (a `GameName`) and the modules of its rules and its
+pack. The rules are named, not imported: Ottocento's combinations compile for seconds at
+import, so a page or a command that needs one game loads that game alone (`game`,
+`pack_of`). Each layer below keeps its own typed table of the game's parts there, built by
+importing them and keyed by `GameName` (`tarocchi.bots.parts.PARTS`: the heuristic player,
+the compiled path, the belief, the search's settings, the review's thresholds;
+`tarocchi.web.content.GAMES`: the pages' words and the card art's style); one test
+checks that every table has exactly these games.
 """
 
 from __future__ import annotations
@@ -13,56 +15,40 @@ from __future__ import annotations
 import functools
 import importlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from tarocchi.cards import Pack
 from tarocchi.games.base import TrickGame
 
+GameName = Literal["piedicavallo", "ottocento", "minchiate"]
+
 
 @dataclass(frozen=True, slots=True)
 class GameInfo:
-    """One game's parts, each a module (or "module:attribute") named from its layer."""
+    """One game's name and the modules of its rules and its pack."""
 
-    name: str
+    name: GameName
     rules: str  # the rules module; its RULES is the rules object
     pack: str  # the pack's module; its PACK is the pack
-    heuristic: str  # the heuristic player's class
-    kernel: str  # the search's compiled path: positions of raw ints, playouts, their scoring
-    belief: str  # the class that samples the deals a view allows
 
 
-def _info(name: str, pack: str, belief: str, belief_module: str = "belief") -> GameInfo:
-    return GameInfo(
-        name=name,
-        rules=f"tarocchi.games.{name}",
-        pack=f"tarocchi.packs.{pack}",
-        heuristic=f"tarocchi.bots.heuristic.{name}:HeuristicBot",
-        kernel=f"tarocchi.bots.kernel_{name}",
-        belief=f"tarocchi.bots.{belief_module}:{belief}",
-    )
-
-
-GAMES: dict[str, GameInfo] = {
-    "piedicavallo": _info("piedicavallo", "piemontese", "PiedicavalloBelief"),
-    "ottocento": _info("ottocento", "bolognese", "OttocentoBelief"),
-    "minchiate": _info("minchiate", "minchiate", "MinchiateBelief", "belief_minchiate"),
+GAMES: dict[GameName, GameInfo] = {
+    "piedicavallo": GameInfo(
+        "piedicavallo", "tarocchi.games.piedicavallo", "tarocchi.packs.piemontese"
+    ),
+    "ottocento": GameInfo("ottocento", "tarocchi.games.ottocento", "tarocchi.packs.bolognese"),
+    "minchiate": GameInfo("minchiate", "tarocchi.games.minchiate", "tarocchi.packs.minchiate"),
 }
 
 
 def info(name: str) -> GameInfo:
-    """Return a game's parts by name; ValueError for an unknown game."""
-    try:
-        return GAMES[name.strip().lower()]
-    except KeyError:
-        known = ", ".join(GAMES)
-        raise ValueError(f"unknown game {name!r}; choose one of {known}") from None
-
-
-def load(target: str) -> object:
-    """Return what a part names: a module, or "module:attribute" within one."""
-    module, _, attribute = target.partition(":")
-    found: object = importlib.import_module(module)
-    return getattr(found, attribute) if attribute else found
+    """Return a game's name and modules; ValueError for an unknown game."""
+    key = name.strip().lower()
+    for found, parts in GAMES.items():
+        if found == key:
+            return parts
+    known = ", ".join(GAMES)
+    raise ValueError(f"unknown game {name!r}; choose one of {known}")
 
 
 @functools.cache

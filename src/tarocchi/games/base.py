@@ -435,6 +435,8 @@ class TrickGame(Generic[S]):
     unit: ClassVar[str] = N_("points")
     # whether a discarded card counts for the discarder's team (Minchiate's go to the Fola)
     discard_counts: ClassVar[bool] = True
+    # the largest margin a deal can end with, in the unit (OpenSpiel's utility bounds)
+    max_margin: ClassVar[float]
 
     def pile_points(self, mask: int) -> float:
         """Return what the cards of a pile count for now (the plain sum of card points)."""

@@ -194,6 +194,7 @@ class Minchiate(TrickGame[State]):
     name = "minchiate"
     title = "Minchiate"
     pack = PACK
+    max_margin = 200.0  # resti: far more than a deal's points allow (200 resti = 12,000)
     hand_size = HAND_SIZE
     extra_actions = (*DECLARE_ACTIONS, "DECL-DONE")
     pass_action = DONE

@@ -281,6 +281,9 @@ class Ottocento(TrickGame[State]):
     name = "ottocento"
     title = "Ottocento"
     pack = PACK
+    # the 118 card points, the last trick's 10 and three times the whole pack's combinations
+    # (846: captured, and declared by each partner)
+    max_margin = 2666.0
     hand_size = HAND_SIZE
     extra_actions = ("DECLARE", "PASS")
     pass_action = PASS_ACTION

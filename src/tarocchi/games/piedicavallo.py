@@ -181,6 +181,7 @@ class Piedicavallo(TrickGame[State]):
     name = "piedicavallo"
     title = "Piedicavallo Tarocchi"
     pack = PACK
+    max_margin = 114.0  # rules §4: a sweep takes all 114 card points
     hand_size = HAND_SIZE
 
     # -- deal ---------------------------------------------------------------------

@@ -9,9 +9,10 @@ routes (every tradition and game has a page).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from tarocchi.cards import Card
-from tarocchi.games import pack_of
+from tarocchi.games import GameName, info, pack_of
 from tarocchi.i18n import N_
 
 # the player line every game shares (the product's own pages said it the same way)
@@ -19,15 +20,49 @@ PLAYERS = N_("4 players · you and your AI partner against two AI opponents · a
 
 
 @dataclass(frozen=True, slots=True)
-class Game:
-    """One game: its route name, names, tradition, difficulty and one-line summary."""
+class Style:
+    """The look of one pack's cards: paper, frame colours, numerals, layout and back."""
 
-    slug: str  # the route name: /rules/{slug}, /play/{slug}
+    key: str  # id prefix
+    paper: str
+    frame: str  # outer frame line, banners
+    accent: str  # inner frame line, medallion rings
+    panel: str  # medallion and court-panel fill
+    banner_text: str
+    roman: bool  # numerals in the trump banner: Roman (True) or Arabic
+    double: bool  # trumps and court cards double-headed (the Tarocchino)
+    back: tuple[str, str, str]  # back: ground, pattern, highlight
+    tile: Literal["tartan", "lattice", "rosettes"]  # the back's pattern
+
+
+@dataclass(frozen=True, slots=True)
+class OrderRow:
+    """A row of a "Card order and points" table, with the codes it describes for tests."""
+
+    group: str
+    order: str  # strongest first, as a reader reads it
+    points: str
+    codes: tuple[str, ...]  # the cards of the row, strongest first (ties allowed: the Moors)
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game's pages and card art: its route name, names, tradition, difficulty, one-line
+    summary, its cards' style, the card of the home page's fan, the cards its rules page
+    shows, its numbered rules sections, its card order and its glossary's terms."""
+
+    slug: GameName  # the route name: /rules/{slug}, /play/{slug}
     name: str  # "Piedicavallo Tarocchi"
     title: str  # the heading of its rules page
     tradition: str  # slug of its card tradition
     difficulty: str  # "beginner game", "intermediate game", "advanced game"
     summary: str
+    style: Style
+    hero: str  # the code of its card in the fan at the top of the home page
+    key_cards: tuple[str, ...]  # the cards its rules page shows: those that count most
+    sections: tuple[tuple[str, str], ...]  # the rules page's sections: (anchor id, title)
+    card_order: tuple[OrderRow, ...]
+    glossary_terms: tuple[str, ...]
     players: str = PLAYERS
 
 
@@ -43,61 +78,8 @@ class Tradition:
     tagline: str
     history: tuple[str, ...]  # paragraphs, in our own words
     wiki: str
-    games: tuple[str, ...]  # game slugs
+    games: tuple[GameName, ...]  # its games
     samples: tuple[str, ...]  # card codes shown as sample cards (of the first game's pack)
-
-
-@dataclass(frozen=True, slots=True)
-class OrderRow:
-    """A row of a "Card order and points" table, with the codes it describes for tests."""
-
-    group: str
-    order: str  # strongest first, as a reader reads it
-    points: str
-    codes: tuple[str, ...]  # the cards of the row, strongest first (ties allowed: the Moors)
-
-
-GAMES: dict[str, Game] = {
-    g.slug: g
-    for g in (
-        Game(
-            slug="piedicavallo",
-            name="Piedicavallo Tarocchi",
-            title=N_("How to play Piedicavallo Tarocchi"),
-            tradition="tarocco-piemontese",
-            difficulty=N_("beginner game"),
-            summary=N_(
-                "The partnership tarocchi of Piedicavallo, in Piedmont: follow suit, trump when "
-                "you cannot, look after the Matto, and take more of the pack's 114 card points "
-                "than the other side."
-            ),
-        ),
-        Game(
-            slug="ottocento",
-            name="Ottocento",
-            title=N_("How to play Ottocento"),
-            tradition="tarocchino-bolognese",
-            difficulty=N_("intermediate game"),
-            summary=N_(
-                "The Bolognese partnership game: declare the combinations in your hand, win "
-                "tricks, find more combinations in your team's pile, and take the last trick for 6 "
-                "points."
-            ),
-        ),
-        Game(
-            slug="minchiate",
-            name="Minchiate",
-            title=N_("How to play Minchiate"),
-            tradition="minchiate",
-            difficulty=N_("advanced game"),
-            summary=N_(
-                "The Florentine game with 97 cards and 40 trumps: rob the pack, declare your "
-                "versicole, capture your opponents' counting cards, and turn every 60-point lead "
-                "into a resto."
-            ),
-        ),
-    )
-}
 
 
 TRADITIONS: dict[str, Tradition] = {
@@ -224,54 +206,6 @@ TRADITIONS: dict[str, Tradition] = {
 }
 
 
-# the fan of cards at the top of the home page: (game, card code), one from each pack
-HERO_CARDS = (("piedicavallo", "MATTO"), ("ottocento", "WORLD"), ("minchiate", "T38"))
-# the cards each rules page shows under its card order: those that count most
-KEY_CARDS: dict[str, tuple[str, ...]] = {
-    "piedicavallo": ("T21", "T1", "MATTO", "SW-K", "BA-Q", "CU-N", "CO-J"),
-    "ottocento": ("ANGEL", "WORLD", "BEGATO", "MATTO", "SW-K", "CU-Q"),
-    "minchiate": ("T40", "T36", "T35", "T20", "T1", "MATTO", "CO-K"),
-}
-
-# the numbered sections of each rules page, in order: (anchor id, title)
-RULE_SECTIONS: dict[str, tuple[tuple[str, str], ...]] = {
-    "piedicavallo": (
-        ("objective", N_("Objective")),
-        ("setup", N_("Setup")),
-        ("discard", N_("The discard")),
-        ("playing", N_("Playing a turn")),
-        ("matto", N_("The Matto")),
-        ("scoring", N_("Scoring and end")),
-        ("cards", N_("Card order and points")),
-        ("glossary", N_("Glossary")),
-    ),
-    "ottocento": (
-        ("objective", N_("Objective")),
-        ("setup", N_("Setup")),
-        ("declarations", N_("Declarations")),
-        ("combinations", N_("Combinations")),
-        ("playing", N_("Playing a turn")),
-        ("matto", N_("The Matto settlement")),
-        ("scoring", N_("Scoring and end")),
-        ("cards", N_("Card order and points")),
-        ("glossary", N_("Glossary")),
-    ),
-    "minchiate": (
-        ("objective", N_("Objective")),
-        ("setup", N_("Setup")),
-        ("cut", N_("The cut and robbing")),
-        ("fola", N_("The Fola")),
-        ("versicole", N_("Versicole")),
-        ("playing", N_("Playing a turn")),
-        ("king", N_("The King rule")),
-        ("scoring", N_("Scoring and end")),
-        ("resti", N_("Resti")),
-        ("cards", N_("Card order and points")),
-        ("glossary", N_("Glossary")),
-    ),
-}
-
-
 def _suit(code: str, ranks: str) -> tuple[str, ...]:
     return tuple(f"{code}-{r}" for r in ranks.split())
 
@@ -282,80 +216,10 @@ def _trumps(high: int, low: int) -> tuple[str, ...]:
 
 _MOORS = ("MOOR4", "MOOR3", "MOOR2", "MOOR1")  # equal in rank (rules §4): any order
 _COURT_POINTS = N_("King 5, Queen 4, Knight 3, Jack 2, every other card 1")
-
-CARD_ORDER: dict[str, tuple[OrderRow, ...]] = {
-    "piedicavallo": (
-        OrderRow(
-            N_("Trumps"),
-            N_("21 (the World), 20, 19, … down to 2, then 1 (the Magician)"),
-            N_("21 and 1: 5 each; 2 to 20: 1 each"),
-            _trumps(21, 1),
-        ),
-        OrderRow(
-            N_("Swords, Batons"),
-            N_("King, Queen, Knight, Jack, 10, 9, 8, 7, 6, 5"),
-            _COURT_POINTS,
-            _suit("SW", "K Q N J 10 9 8 7 6 5") + _suit("BA", "K Q N J 10 9 8 7 6 5"),
-        ),
-        OrderRow(
-            N_("Cups, Coins"),
-            N_("King, Queen, Knight, Jack, Ace, 2, 3, 4, 5, 6"),
-            _COURT_POINTS,
-            _suit("CU", "K Q N J A 2 3 4 5 6") + _suit("CO", "K Q N J A 2 3 4 5 6"),
-        ),
-        OrderRow(N_("The Matto"), N_("no rank: it never wins a trick"), "5", ("MATTO",)),
-    ),
-    "ottocento": (
-        OrderRow(
-            N_("Trumps"),
-            N_("Angel, World, Sun, Moon, 16, 15, … down to 5, the four Moors (equal), Bégato"),
-            N_("Angel, World, Bégato: 5 each; every other trump 1"),
-            ("ANGEL", "WORLD", "SUN", "MOON", *_trumps(16, 5), *_MOORS, "BEGATO"),
-        ),
-        OrderRow(
-            N_("Swords, Batons"),
-            N_("King, Queen, Knight, Jack, 10, 9, 8, 7, 6, Ace"),
-            _COURT_POINTS,
-            _suit("SW", "K Q N J 10 9 8 7 6 A") + _suit("BA", "K Q N J 10 9 8 7 6 A"),
-        ),
-        OrderRow(
-            N_("Cups, Coins"),
-            N_("King, Queen, Knight, Jack, Ace, 6, 7, 8, 9, 10"),
-            _COURT_POINTS,
-            _suit("CU", "K Q N J A 6 7 8 9 10") + _suit("CO", "K Q N J A 6 7 8 9 10"),
-        ),
-        OrderRow(N_("The Matto"), N_("no rank: it never wins a trick"), "5", ("MATTO",)),
-    ),
-    "minchiate": (
-        OrderRow(
-            N_("Trumps"),
-            N_(
-                "40 (the Trumpets), 39 (the World), 38 (the Sun), 37 (the Moon), 36 (the Star), "
-                "35, … down to 1"
-            ),
-            N_(
-                "36 to 40: 10 each; 1, 10, 13, 20, 28 and 30 to 35: 5 each; 2 to 5: 3 each; every "
-                "other trump 0 (29 counts 5 inside a sequence)"
-            ),
-            _trumps(40, 1),
-        ),
-        OrderRow(
-            N_("Swords, Batons"),
-            N_("King, Queen, Knight, Jack, 10, 9, … down to 2, Ace"),
-            N_("King 5, every other card 0"),
-            _suit("SW", "K Q N J 10 9 8 7 6 5 4 3 2 A")
-            + _suit("BA", "K Q N J 10 9 8 7 6 5 4 3 2 A"),
-        ),
-        OrderRow(
-            N_("Cups, Coins"),
-            N_("King, Queen, Knight, Maid, Ace, 2, 3, … up to 10"),
-            N_("King 5, every other card 0"),
-            _suit("CU", "K Q N J A 2 3 4 5 6 7 8 9 10")
-            + _suit("CO", "K Q N J A 2 3 4 5 6 7 8 9 10"),
-        ),
-        OrderRow(N_("The Matto"), N_("no rank: it never wins a trick"), "5", ("MATTO",)),
-    ),
-}
+_MATTO_ROW = OrderRow(N_("The Matto"), N_("no rank: it never wins a trick"), "5", ("MATTO",))
+# every rules page opens and closes with the same sections: (anchor id, title)
+_OPENING = (("objective", N_("Objective")), ("setup", N_("Setup")))
+_CLOSING = (("cards", N_("Card order and points")), ("glossary", N_("Glossary")))
 
 
 # the terms of the games, defined once; each rules page lists the ones it uses
@@ -426,37 +290,216 @@ ENGLISH_TERMS = frozenset(
     )
 )
 
-GLOSSARY_TERMS: dict[str, tuple[str, ...]] = {
-    "piedicavallo": (
-        "Matto",
-        "trump",
-        "trick",
-        "void",
-        "sweep",
-        "Re, Donna, Regina, Cavallo, Fante",
+
+# each game's pages and card art, by the registry's name (one entry per game)
+GAMES: dict[GameName, Game] = {
+    "piedicavallo": Game(
+        slug="piedicavallo",
+        name="Piedicavallo Tarocchi",
+        title=N_("How to play Piedicavallo Tarocchi"),
+        tradition="tarocco-piemontese",
+        difficulty=N_("beginner game"),
+        summary=N_(
+            "The partnership tarocchi of Piedicavallo, in Piedmont: follow suit, trump when "
+            "you cannot, look after the Matto, and take more of the pack's 114 card points "
+            "than the other side."
+        ),
+        style=Style(
+            "pm",
+            "#fbf6e9",
+            "#1f4e8c",
+            "#b8322a",
+            "#eef2f8",
+            "#fbf6e9",
+            True,
+            False,
+            ("#1f4e8c", "#5b8fd0", "#b8322a"),
+            "tartan",
+        ),
+        hero="MATTO",
+        key_cards=("T21", "T1", "MATTO", "SW-K", "BA-Q", "CU-N", "CO-J"),
+        sections=(
+            *_OPENING,
+            ("discard", N_("The discard")),
+            ("playing", N_("Playing a turn")),
+            ("matto", N_("The Matto")),
+            ("scoring", N_("Scoring and end")),
+            *_CLOSING,
+        ),
+        card_order=(
+            OrderRow(
+                N_("Trumps"),
+                N_("21 (the World), 20, 19, … down to 2, then 1 (the Magician)"),
+                N_("21 and 1: 5 each; 2 to 20: 1 each"),
+                _trumps(21, 1),
+            ),
+            OrderRow(
+                N_("Swords, Batons"),
+                N_("King, Queen, Knight, Jack, 10, 9, 8, 7, 6, 5"),
+                _COURT_POINTS,
+                _suit("SW", "K Q N J 10 9 8 7 6 5") + _suit("BA", "K Q N J 10 9 8 7 6 5"),
+            ),
+            OrderRow(
+                N_("Cups, Coins"),
+                N_("King, Queen, Knight, Jack, Ace, 2, 3, 4, 5, 6"),
+                _COURT_POINTS,
+                _suit("CU", "K Q N J A 2 3 4 5 6") + _suit("CO", "K Q N J A 2 3 4 5 6"),
+            ),
+            _MATTO_ROW,
+        ),
+        glossary_terms=(
+            "Matto",
+            "trump",
+            "trick",
+            "void",
+            "sweep",
+            "Re, Donna, Regina, Cavallo, Fante",
+        ),
     ),
-    "ottocento": (
-        "Matto",
-        "Bégato",
-        "Moors",
-        "tarocchi",
-        "contatore",
-        "cricca",
-        "Grande",
-        "trump",
-        "void",
+    "ottocento": Game(
+        slug="ottocento",
+        name="Ottocento",
+        title=N_("How to play Ottocento"),
+        tradition="tarocchino-bolognese",
+        difficulty=N_("intermediate game"),
+        summary=N_(
+            "The Bolognese partnership game: declare the combinations in your hand, win "
+            "tricks, find more combinations in your team's pile, and take the last trick for 6 "
+            "points."
+        ),
+        style=Style(
+            "bo",
+            "#fdfaf3",
+            "#7a1f1f",
+            "#c9a227",
+            "#f8efe0",
+            "#fdfaf3",
+            False,
+            True,
+            ("#7a1f1f", "#c9a227", "#fdfaf3"),
+            "lattice",
+        ),
+        hero="WORLD",
+        key_cards=("ANGEL", "WORLD", "BEGATO", "MATTO", "SW-K", "CU-Q"),
+        sections=(
+            *_OPENING,
+            ("declarations", N_("Declarations")),
+            ("combinations", N_("Combinations")),
+            ("playing", N_("Playing a turn")),
+            ("matto", N_("The Matto settlement")),
+            ("scoring", N_("Scoring and end")),
+            *_CLOSING,
+        ),
+        card_order=(
+            OrderRow(
+                N_("Trumps"),
+                N_("Angel, World, Sun, Moon, 16, 15, … down to 5, the four Moors (equal), Bégato"),
+                N_("Angel, World, Bégato: 5 each; every other trump 1"),
+                ("ANGEL", "WORLD", "SUN", "MOON", *_trumps(16, 5), *_MOORS, "BEGATO"),
+            ),
+            OrderRow(
+                N_("Swords, Batons"),
+                N_("King, Queen, Knight, Jack, 10, 9, 8, 7, 6, Ace"),
+                _COURT_POINTS,
+                _suit("SW", "K Q N J 10 9 8 7 6 A") + _suit("BA", "K Q N J 10 9 8 7 6 A"),
+            ),
+            OrderRow(
+                N_("Cups, Coins"),
+                N_("King, Queen, Knight, Jack, Ace, 6, 7, 8, 9, 10"),
+                _COURT_POINTS,
+                _suit("CU", "K Q N J A 6 7 8 9 10") + _suit("CO", "K Q N J A 6 7 8 9 10"),
+            ),
+            _MATTO_ROW,
+        ),
+        glossary_terms=(
+            "Matto",
+            "Bégato",
+            "Moors",
+            "tarocchi",
+            "contatore",
+            "cricca",
+            "Grande",
+            "trump",
+            "void",
+        ),
     ),
-    "minchiate": (
-        "Matto",
-        "Fola",
-        "versicola",
-        "resto",
-        "robbing",
-        "counting card",
-        "die at home",
-        "Fantina",
-        "trump",
-        "void",
+    "minchiate": Game(
+        slug="minchiate",
+        name="Minchiate",
+        title=N_("How to play Minchiate"),
+        tradition="minchiate",
+        difficulty=N_("advanced game"),
+        summary=N_(
+            "The Florentine game with 97 cards and 40 trumps: rob the pack, declare your "
+            "versicole, capture your opponents' counting cards, and turn every 60-point lead "
+            "into a resto."
+        ),
+        style=Style(
+            "mi",
+            "#f6edd6",
+            "#245b45",
+            "#c08a1e",
+            "#efe6cc",
+            "#f6edd6",
+            False,
+            False,
+            ("#245b45", "#c08a1e", "#f6edd6"),
+            "rosettes",
+        ),
+        hero="T38",
+        key_cards=("T40", "T36", "T35", "T20", "T1", "MATTO", "CO-K"),
+        sections=(
+            *_OPENING,
+            ("cut", N_("The cut and robbing")),
+            ("fola", N_("The Fola")),
+            ("versicole", N_("Versicole")),
+            ("playing", N_("Playing a turn")),
+            ("king", N_("The King rule")),
+            ("scoring", N_("Scoring and end")),
+            ("resti", N_("Resti")),
+            *_CLOSING,
+        ),
+        card_order=(
+            OrderRow(
+                N_("Trumps"),
+                N_(
+                    "40 (the Trumpets), 39 (the World), 38 (the Sun), 37 (the Moon), "
+                    "36 (the Star), 35, … down to 1"
+                ),
+                N_(
+                    "36 to 40: 10 each; 1, 10, 13, 20, 28 and 30 to 35: 5 each; 2 to 5: 3 "
+                    "each; every other trump 0 (29 counts 5 inside a sequence)"
+                ),
+                _trumps(40, 1),
+            ),
+            OrderRow(
+                N_("Swords, Batons"),
+                N_("King, Queen, Knight, Jack, 10, 9, … down to 2, Ace"),
+                N_("King 5, every other card 0"),
+                _suit("SW", "K Q N J 10 9 8 7 6 5 4 3 2 A")
+                + _suit("BA", "K Q N J 10 9 8 7 6 5 4 3 2 A"),
+            ),
+            OrderRow(
+                N_("Cups, Coins"),
+                N_("King, Queen, Knight, Maid, Ace, 2, 3, … up to 10"),
+                N_("King 5, every other card 0"),
+                _suit("CU", "K Q N J A 2 3 4 5 6 7 8 9 10")
+                + _suit("CO", "K Q N J A 2 3 4 5 6 7 8 9 10"),
+            ),
+            _MATTO_ROW,
+        ),
+        glossary_terms=(
+            "Matto",
+            "Fola",
+            "versicola",
+            "resto",
+            "robbing",
+            "counting card",
+            "die at home",
+            "Fantina",
+            "trump",
+            "void",
+        ),
     ),
 }
 
@@ -474,4 +517,9 @@ def card(game: str, code: str) -> Card:
 
 def glossary(game: str) -> list[tuple[str, str]]:
     """Return the (term, definition) pairs shown on a game's rules page."""
-    return [(term, GLOSSARY[term]) for term in GLOSSARY_TERMS[game]]
+    return [(term, GLOSSARY[term]) for term in game_of(game).glossary_terms]
+
+
+def game_of(name: str) -> Game:
+    """Return a game's pages and card art by name; ValueError for an unknown game."""
+    return GAMES[info(name).name]

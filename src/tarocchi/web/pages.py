@@ -12,12 +12,8 @@ from starlette.responses import Response
 
 from tarocchi.i18n import Msg
 from tarocchi.web.content import (
-    CARD_ORDER,
     ENGLISH_TERMS,
     GAMES,
-    HERO_CARDS,
-    KEY_CARDS,
-    RULE_SECTIONS,
     TRADITIONS,
     card,
     glossary,
@@ -32,7 +28,7 @@ router = APIRouter(include_in_schema=False)  # pages, not API: no OpenAPI entrie
 async def home(request: Request) -> Response:
     """Show the three card traditions and their games."""
     traditions = [(t, sample_cards(t)[0]) for t in TRADITIONS.values()]
-    hero_cards = [(game, card(game, code)) for game, code in HERO_CARDS]
+    hero_cards = [(name, card(name, g.hero)) for name, g in GAMES.items()]
     return render(
         request,
         "home.html",
@@ -60,10 +56,10 @@ async def tradition(slug: str, request: Request) -> Response:
 @router.get("/rules/{game}", response_class=HTMLResponse)
 async def rules(game: str, request: Request) -> Response:
     """Show the rules of one game, in numbered sections."""
-    found = GAMES.get(game)
+    found = next((g for name, g in GAMES.items() if name == game), None)
     if found is None:
         raise HTTPException(404, Msg("no such game"))
-    sections = RULE_SECTIONS[game]
+    sections = found.sections
     return render(
         request,
         f"rules_{game}.html",
@@ -73,10 +69,10 @@ async def rules(game: str, request: Request) -> Response:
             "sections": sections,
             "number": {key: n for n, (key, _) in enumerate(sections, start=1)},
             "titles": dict(sections),
-            "card_order": CARD_ORDER[game],
+            "card_order": found.card_order,
             "glossary": glossary(game),
             "english_terms": ENGLISH_TERMS,
-            "key_cards": KEY_CARDS[game],
+            "key_cards": found.key_cards,
             "card": card,
         },
     )

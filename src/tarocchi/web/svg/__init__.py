@@ -2,7 +2,7 @@
 
 Every card is a standalone SVG document (viewBox 0 0 200 320) built only from paths,
 circles and text: no scans, no external assets, nothing random. Each pack has its own
-style (see `STYLES`): the Piemontese pack is cream with a blue and red frame and Roman
+style (its `content.Game.style`): the Piemontese pack is cream with a blue and red frame and Roman
 numerals in a banner; the Bolognese pack (Tarocchino) draws its trumps and court cards
 double-headed in a deep red frame; the Minchiate pack is parchment with a green frame,
 Arabic numerals in a cartouche and the trump's name on a banner.
@@ -23,12 +23,12 @@ from functools import cache
 from tarocchi.cards import BATONS, COINS, CUPS, FOOL, SUIT_NAMES_EN, SWORDS, TRUMPS, Card
 from tarocchi.games import pack_of
 from tarocchi.i18n import translator
+from tarocchi.web.content import GAMES, game_of
 from tarocchi.web.svg.base import (
     CARD_LABEL,
     INDEX_HEIGHT,
     INDEX_WIDTH,
     MOOR,
-    STYLES,
     SUIT_COLOURS,
     SUIT_INKS,
     Face,
@@ -51,7 +51,6 @@ __all__ = [
     "CARD_LABEL",
     "INDEX_HEIGHT",
     "INDEX_WIDTH",
-    "STYLES",
     "SUIT_COLOURS",
     "SUIT_INKS",
     "card_back_svg",
@@ -81,7 +80,7 @@ def card_svg(game: str, code: str, lang: str = "en") -> str:
 def card_labels() -> set[str]:
     """Return every word printed on a card face, in English (for the catalogs)."""
     labels = {MOOR}
-    for key in STYLES:
+    for key in GAMES:
         for card in pack_of(key).cards:
             if card.suit in (TRUMPS, FOOL):
                 labels.add(display_name(card))
@@ -135,17 +134,17 @@ def _face(game: str, card: Card, lang: str) -> str:
 def card_back_svg(game: str) -> str:
     """Return the back of a game's cards as a standalone SVG document."""
     key = _game_key(game)
-    style = STYLES[key]
+    style = game_of(key).style
     ground, pattern, light = style.back
     pid = f"{style.key}-back"
-    if key == "piedicavallo":  # a tartan of crossing bands
+    if style.tile == "tartan":  # crossing bands
         tile = (
             f'<rect width="24" height="24" fill="{ground}"/>'
             f'<path d="M0 6H24V14H0ZM6 0V24H14V0Z" fill="{pattern}" opacity=".55"/>'
             f'<path d="M0 18.5H24M18.5 0V24" stroke="{light}" stroke-width="1.5"/>'
         )
         size = 24
-    elif key == "ottocento":  # a lattice of lozenges with dots
+    elif style.tile == "lattice":  # lozenges with dots
         tile = (
             f'<rect width="20" height="20" fill="{ground}"/>'
             f'<path d="M10 0L20 10L10 20L0 10Z" fill="none" stroke="{pattern}" '

@@ -1,4 +1,4 @@
-"""The drawing kit every card shares: the palette, each pack's style, SVG helpers, text that
+"""The drawing kit every card shares: the palette, SVG helpers, text that
 fits its banner, and the face being drawn (`Face`) with its frame, corner index and banner.
 """
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 import html
 import math
 import re
-from dataclasses import dataclass
 
 from tarocchi.cards import BATONS, COINS, CUPS, SWORDS, Card
 from tarocchi.i18n import Translator
+from tarocchi.web.content import Style, game_of
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable under the common forms of
 # colour blindness. The shapes differ too (blade, stave, goblet, disc), so colour is never
@@ -58,37 +58,6 @@ FONT = (
 # the message context of the words printed on card faces (catalogs: "card label")
 CARD_LABEL = "card label"
 MOOR = "Moor"
-
-
-@dataclass(frozen=True, slots=True)
-class Style:
-    """The look of one pack: paper, frame colours, numerals and layout."""
-
-    key: str  # id prefix
-    paper: str
-    frame: str  # outer frame line, banners
-    accent: str  # inner frame line, medallion rings
-    panel: str  # medallion and court-panel fill
-    banner_text: str
-    roman: bool  # numerals in the trump banner: Roman (True) or Arabic
-    double: bool  # trumps and court cards double-headed (the Tarocchino)
-    back: tuple[str, str, str]  # back: ground, pattern, highlight
-
-
-STYLES: dict[str, Style] = {
-    "piedicavallo": Style(
-        "pm", "#fbf6e9", "#1f4e8c", "#b8322a", "#eef2f8", "#fbf6e9", True, False,
-        ("#1f4e8c", "#5b8fd0", "#b8322a"),
-    ),
-    "ottocento": Style(
-        "bo", "#fdfaf3", "#7a1f1f", "#c9a227", "#f8efe0", "#fdfaf3", False, True,
-        ("#7a1f1f", "#c9a227", "#fdfaf3"),
-    ),
-    "minchiate": Style(
-        "mi", "#f6edd6", "#245b45", "#c08a1e", "#efe6cc", "#f6edd6", False, False,
-        ("#245b45", "#c08a1e", "#f6edd6"),
-    ),
-}  # fmt: skip
 
 
 def num(x: float) -> str:
@@ -217,7 +186,7 @@ class Face:
         self.game = game
         self.card = card
         self.tr = tr
-        self.style = STYLES[game]
+        self.style = game_of(game).style
         self.p = self.style.key + re.sub(r"[^a-z0-9]", "", card.code.lower())
         self.defs: list[str] = []
         self.body: list[str] = []
