@@ -22,8 +22,8 @@ from tests.games.toy import PACK, ToyBot
 @pytest.fixture
 def toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """Register the toy game: one entry in the registry, one in the bots' table."""
-    monkeypatch.setitem(games.GAMES, "toy", GameInfo("toy", "tests.games.toy", "tests.games.toy"))  # type: ignore[arg-type]
-    monkeypatch.setitem(parts.PARTS, "toy", parts.Parts(ToyBot, search=None))  # type: ignore[arg-type]
+    monkeypatch.setitem(games.GAMES, "toy", GameInfo("toy", "tests.games.toy", "tests.games.toy"))
+    monkeypatch.setitem(parts.PARTS, "toy", parts.Parts(ToyBot, search=None))
     yield "toy"
     game.cache_clear()
     games.pack_of.cache_clear()
