@@ -14,7 +14,7 @@ from typing import Any
 from tarocchi.bots import make_bot
 from tarocchi.bots.base import Bot
 from tarocchi.games import game
-from tarocchi.games.base import Result, TrickGame
+from tarocchi.games.base import GameState, Result, S, TrickGame
 from tarocchi.games.replay import iter_replay
 
 
@@ -24,7 +24,7 @@ class Step:
 
     seat: int
     action: int
-    state: Any
+    state: GameState
 
 
 @dataclass(slots=True)
@@ -33,10 +33,10 @@ class DealLog:
 
     rules: TrickGame[Any]
     seed: int
-    initial: Any
+    initial: GameState
     players: tuple[str, str, str, str]  # "human" or a bot name (with its level) per seat
     actions: list[tuple[int, int]] = field(default_factory=list)
-    final: Any = None
+    final: GameState | None = None  # the state after the last action (None before any)
 
     @property
     def result(self) -> Result:
@@ -64,7 +64,7 @@ def table_bots(
     return {s: make_bot(names[s], rules, turn_seed(deal_seed, s, index)) for s in seats}
 
 
-def advance(rules: TrickGame[Any], state: Any, bots: Mapping[int, Bot]) -> Iterator[Step]:
+def advance(rules: TrickGame[S], state: S, bots: Mapping[int, Bot]) -> Iterator[Step]:
     """Let the bots act while one of them is to move; yield each step."""
     while state.to_move is not None and state.to_move in bots:
         seat = state.to_move

@@ -16,7 +16,7 @@ from typing import Any
 
 from tarocchi.cards import bits
 from tarocchi.games import GAMES, game
-from tarocchi.games.base import TrickGame
+from tarocchi.games.base import GameState, TrickGame
 from tarocchi.games.replay import ReplayError, iter_replay
 from tarocchi.match import DealLog
 from tarocchi.views import event_to_json, result_to_json
@@ -92,7 +92,7 @@ def _field(record: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> A
     return value
 
 
-def replay(record: dict[str, Any]) -> tuple[TrickGame[Any], Any]:
+def replay(record: dict[str, Any]) -> tuple[TrickGame[Any], GameState]:
     """Re-play a record through the rules; return (rules, final state) or raise RecordError."""
     rules, states, _ = replay_states(record)
     return rules, states[-1]
@@ -100,7 +100,7 @@ def replay(record: dict[str, Any]) -> tuple[TrickGame[Any], Any]:
 
 def replay_states(
     record: dict[str, Any],
-) -> tuple[TrickGame[Any], tuple[Any, ...], tuple[int, ...]]:
+) -> tuple[TrickGame[Any], tuple[GameState, ...], tuple[int, ...]]:
     """Re-play a record through the rules; return the rules, the states (before each action,
     then the end) and the actions, or raise RecordError naming the first thing that is wrong."""
     rules, state = _dealt(record)
@@ -128,7 +128,7 @@ def replay_states(
     return rules, tuple(states), tuple(actions)
 
 
-def _dealt(record: dict[str, Any]) -> tuple[TrickGame[Any], Any]:
+def _dealt(record: dict[str, Any]) -> tuple[TrickGame[Any], GameState]:
     """Return a record's rules and its deal, checked against what the record says was dealt."""
     if record.get("format") != FORMAT:
         raise RecordError(f"not a tarocchi record (format must be {FORMAT!r})")

@@ -39,7 +39,7 @@ from tarocchi.bots.parts import PARTS, Thresholds
 from tarocchi.bots.search import SearchBot, warm_up
 from tarocchi.bots.valuation import LEVEL, fair_search, valuate, view_seed
 from tarocchi.cards import team_of
-from tarocchi.games.base import TrickGame
+from tarocchi.games.base import GameState, TrickGame, mover
 from tarocchi.i18n import N_, Msg, Translator, translator
 from tarocchi.match import advance, table_bots, turn_seed
 from tarocchi.record import RecordError, replay_states
@@ -226,7 +226,7 @@ class Plan:
     level: str
     names: tuple[str, ...]  # the bot of each seat (a human's: the level's)
     actions: tuple[int, ...]
-    states: tuple[Any, ...]  # before each action, then the end
+    states: tuple[GameState, ...]  # before each action, then the end
     mine: tuple[int, ...]  # the places in the record of the seat's decisions
     salt: int = 0  # 0: the Hint's seeds; another: independent ones (`valuate`)
     factor: float = 1.0  # times the valuation's playouts (1: the Hint's)
@@ -355,12 +355,12 @@ def review(
 
 
 def decide(
-    rules: TrickGame[Any], state: Any, made: str, salt: int = 0, factor: float = 1.0
+    rules: TrickGame[Any], state: GameState, made: str, salt: int = 0, factor: float = 1.0
 ) -> Decision:
     """Value the decision pending in state for the seat to move, the made choice among its
     legal ones (index 0: the caller places it in the deal), as the Hint values it
     (`valuate`; another salt: an independent seed, factor: times the playouts)."""
-    seat = state.to_move
+    seat = mover(state)
     v = view(state, seat)
     found = valuate(v, salt, factor)
     trick = len(v.tricks) + 1 if v.phase == "play" else 0
@@ -403,7 +403,7 @@ def graph(
 def key_moments(
     rules: TrickGame[Any],
     decisions: Sequence[Decision],
-    states: Sequence[Any],
+    states: Sequence[GameState],
     actions: Sequence[int],
 ) -> tuple[KeyMoment, ...]:
     """Return the costliest decisions marked inaccuracy or worse, costliest first, each with
@@ -491,7 +491,7 @@ def ai_line(p: Plan) -> AiLine:
                 played.append((step.seat, step.action))
                 state = step.state
             continue
-        played.append((state.to_move, a))
+        played.append((mover(state), a))
         state = rules.apply(state, a)
     margin = rules.result(state).margin(team_of(seat))
     codes = tuple((s, rules.action_code(a)) for s, a in played)

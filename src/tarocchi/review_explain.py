@@ -29,7 +29,7 @@ from tarocchi.bots.likelihood import Chains, Replay
 from tarocchi.bots.parts import belief, search_parts
 from tarocchi.bots.search import SearchBot
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS, team_of
-from tarocchi.games.base import TrickGame
+from tarocchi.games.base import GameState, TrickGame, mover
 from tarocchi.i18n import N_, SEATS, Msg, Translator, joined, nmsg
 from tarocchi.views import View, view
 
@@ -87,7 +87,7 @@ class Position:
 
 
 def positions(
-    rules: TrickGame[Any], states: Sequence[Any], seat: int, indices: Sequence[int]
+    rules: TrickGame[Any], states: Sequence[GameState], seat: int, indices: Sequence[int]
 ) -> tuple[Position, ...]:
     """Return the seat's view of each decision at the given places of a record."""
     codes = rules.pack.codes
@@ -104,7 +104,9 @@ def positions(
 # -- swings ------------------------------------------------------------------------------------
 
 
-def position_value(rules: TrickGame[Any], state: Any, seat: int, bot: SearchBot) -> float | None:
+def position_value(
+    rules: TrickGame[Any], state: GameState, seat: int, bot: SearchBot
+) -> float | None:
     """Return the seat's team's estimated final margin at a position, from the seat's view
     there, as the bot's search counts margins (None: a phase the search does not play)."""
     k = bot.kernel
@@ -142,7 +144,7 @@ def position_value(rules: TrickGame[Any], state: Any, seat: int, bot: SearchBot)
 
 def split(
     rules: TrickGame[Any],
-    states: Sequence[Any],
+    states: Sequence[GameState],
     actions: Sequence[int],
     seat: int,
     points: tuple[int, float, int, float],
@@ -173,7 +175,7 @@ def split(
 
 def swings(
     rules: TrickGame[Any],
-    states: Sequence[Any],
+    states: Sequence[GameState],
     actions: Sequence[int],
     seat: int,
     gaps: Sequence[tuple[int, float, int, float]],
@@ -196,19 +198,19 @@ def swings(
     return tuple(out)
 
 
-def trick_of(state: Any) -> int:
+def trick_of(state: GameState) -> int:
     """Return the 1-based trick a state is in (or ends with)."""
     return len(state.winners) + (1 if state.trick else 0) or 1
 
 
 def cause_label(
-    rules: TrickGame[Any], states: Sequence[Any], actions: Sequence[int], seat: int, m: int
+    rules: TrickGame[Any], states: Sequence[GameState], actions: Sequence[int], seat: int, m: int
 ) -> Msg:
     """Return what the action at place m did, as the seat saw it: a trick taken (naming the
     cards that count in it; not the Matto, which its owner keeps), a void shown, or the card
     played."""
     pack = rules.pack
-    actor, action = states[m].to_move, actions[m]
+    actor, action = mover(states[m]), actions[m]
     if action >= pack.size:  # a declaration: what it showed, as the table saw it
         detail = rules.action_detail(states[m].hands[actor], action)
         if detail.points is None:
@@ -251,12 +253,16 @@ def showed_void(v: View, seat: int, suit: int) -> bool:
 
 
 def lesson(
-    rules: TrickGame[Any], states: Sequence[Any], actions: Sequence[int], index: int, action: int
+    rules: TrickGame[Any],
+    states: Sequence[GameState],
+    actions: Sequence[int],
+    index: int,
+    action: int,
 ) -> Msg | str:
     """Return what an action of the seat to move at place index did (the one made: what came
     of it in the deal) or would have done (another: from the position, every hand known)."""
     state = states[index]
-    seat = state.to_move
+    seat = mover(state)
     v = view(state, seat)
     if v.phase != "play" or action >= rules.pack.size:
         return reason(v, action)
@@ -265,7 +271,9 @@ def lesson(
     return _instead(rules, state, seat, action)
 
 
-def _made(rules: TrickGame[Any], states: Sequence[Any], index: int, seat: int, action: int) -> Msg:
+def _made(
+    rules: TrickGame[Any], states: Sequence[GameState], index: int, seat: int, action: int
+) -> Msg:
     """Return what came of the card the seat played: who took its trick, with what."""
     pack = rules.pack
     v = view(states[index], seat)
@@ -293,7 +301,7 @@ def _made(rules: TrickGame[Any], states: Sequence[Any], index: int, seat: int, a
                 n)  # fmt: skip
 
 
-def _instead(rules: TrickGame[Any], state: Any, seat: int, action: int) -> Msg:
+def _instead(rules: TrickGame[Any], state: GameState, seat: int, action: int) -> Msg:
     """Return what another card would have done in the trick, the later seats' cards known:
     whether a card still out beats it, and the points it puts in."""
     pack = rules.pack

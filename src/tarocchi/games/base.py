@@ -126,6 +126,13 @@ class GameState(Protocol):
 S = TypeVar("S", bound=GameState)  # a game's State
 
 
+def mover(state: GameState) -> int:
+    """Return the seat to move in a deal going on; ValueError once the deal is over."""
+    if state.to_move is None:
+        raise ValueError("the deal is over: nobody is to move")
+    return state.to_move
+
+
 def led_suit(trick: Sequence[tuple[int, int]], suit_of: Sequence[int]) -> int | None:
     """Return the suit of the first non-Matto card of a trick, or None (rules: a led Matto
     lets the next card set the suit)."""
