@@ -24,7 +24,9 @@ from tests.conftest import BACKENDS, answered, api_client, auth, one_fast
 def client(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[TestClient]:
-    yield from api_client(request, tmp_path_factory, ai_workers=2)
+    # one AI worker: a test client asks one thing at a time (the pool's concurrency has its
+    # own tests), and each worker costs seconds of CPU to start in each module using this
+    yield from api_client(request, tmp_path_factory, ai_workers=1)
 
 
 def new_game(client: TestClient, name: str = "piedicavallo", **extra: Any) -> dict[str, Any]:
