@@ -1,6 +1,7 @@
 """A fourth game needs one entry per layer: the toy game of tests/games/toy.py, registered
-here in the registry (its rules and pack) and in the bots' table (its heuristic player, no
-search), plays through `match`, `arena`, `view` and the terminal."""
+here in the registry (its rules and pack), in the bots' table (its heuristic player, no
+search) and in the web's (its page's facts and its cards' style), plays through `match`,
+`arena`, `view` and the terminal, and its cards are drawn."""
 
 from __future__ import annotations
 
@@ -16,7 +17,27 @@ from tarocchi.match import play_deal
 from tarocchi.record import make_record, replay
 from tarocchi.terminal import play_terminal
 from tarocchi.views import view
+from tarocchi.web import content
+from tarocchi.web.svg import card_back_svg, card_svg, contact_sheet
 from tests.games.toy import PACK, ToyBot
+
+TOY_PAGES = content.Game(
+    slug="toy",
+    name="Toy",
+    title="How to play Toy",
+    tradition="tarocco-piemontese",
+    difficulty="beginner game",
+    summary="Follow suit; each trick counts 1.",
+    style=content.Style(
+        "ty", "#ffffff", "#333333", "#aa3333", "#eeeeee", "#ffffff", True, False,
+        ("#333333", "#777777", "#ffffff"), "lattice",
+    ),
+    hero="MATTO",
+    key_cards=("T3", "MATTO"),
+    sections=(("objective", "Objective"),),
+    card_order=(),
+    glossary_terms=("Matto", "trick"),
+)  # fmt: skip
 
 
 @pytest.fixture
@@ -24,6 +45,7 @@ def toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """Register the toy game: one entry in the registry, one in the bots' table."""
     monkeypatch.setitem(games.GAMES, "toy", GameInfo("toy", "tests.games.toy", "tests.games.toy"))
     monkeypatch.setitem(parts.PARTS, "toy", parts.Parts(ToyBot, search=None))
+    monkeypatch.setitem(content.GAMES, "toy", TOY_PAGES)
     yield "toy"
     game.cache_clear()
     games.pack_of.cache_clear()
@@ -67,3 +89,11 @@ def test_the_search_levels_refuse_a_game_without_a_search(toy: str) -> None:
 
     with pytest.raises(ValueError, match="no search"):
         make_bot("normal", game(toy))
+
+
+def test_the_toy_game_s_cards_are_drawn_in_its_own_style(toy: str) -> None:
+    for card in PACK.cards:
+        art = card_svg(toy, card.code)
+        assert f"<title>{card.name_en}</title>" in art and 'id="ty' in art
+    assert "#777777" in card_back_svg(toy) and card_back_svg(toy) != card_back_svg("ottocento")
+    assert contact_sheet(toy).count("<svg ") == PACK.size + 1

@@ -522,4 +522,8 @@ def glossary(game: str) -> list[tuple[str, str]]:
 
 def game_of(name: str) -> Game:
     """Return a game's pages and card art by name; ValueError for an unknown game."""
-    return GAMES[info(name).name]
+    key = info(name).name
+    found = GAMES.get(key)
+    if found is None:
+        raise ValueError(f"{key} has no pages: tarocchi.web.content.GAMES lacks it")
+    return found
