@@ -105,24 +105,6 @@ def trick_leader_suit(pack: Pack, trick: Trick) -> int | None:
     return None
 
 
-def best_play(pack: Pack, trick: Trick, led: int | None) -> tuple[int, int] | None:
-    """Return (seat, card) winning a partial trick: the highest trump, else the highest card
-    of the led suit; None while only the Matto lies there."""
-    if led is None:
-        return None
-    suit_of = pack.suit_of
-    best: tuple[int, int] | None = None
-    best_trump = False
-    for seat, c in trick:
-        s = suit_of[c]
-        if s == TRUMPS:
-            if not best_trump or best is None or c > best[1]:
-                best, best_trump = (seat, c), True
-        elif s == led and not best_trump and (best is None or c > best[1]):
-            best = (seat, c)
-    return best
-
-
 def beaters(pack: Pack, best: int, led: int) -> tuple[int, int]:
     """Return (cards of the led suit that beat best, trumps that beat best).
 

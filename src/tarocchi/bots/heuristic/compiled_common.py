@@ -198,7 +198,7 @@ def trick_so_far(
 
 @njit(cache=True)
 def best(cards: Cards, tseats: np.ndarray, tcards: np.ndarray, n: int, led: int) -> tuple[int, int]:
-    """(Seat, card) winning the first n plays of a trick of suit led (common.best_play)."""
+    """(Seat, card) winning the first n plays of a trick of suit led (TrickCore.winning_play)."""
     bs, bc, bt = -1, -1, False
     for i in range(n):
         c = tcards[i]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from tarocchi.bots.heuristic import common
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import TRUMPS, popcount
-from tarocchi.games.minchiate import DONE, N_CARDS
+from tarocchi.games.minchiate import CORE, DONE, N_CARDS
 from tarocchi.packs.minchiate import MATTO, PACK, trump
 from tarocchi.views import View
 
@@ -137,13 +137,13 @@ class HeuristicBot(common.JudgingBot):
                 if led is None:
                     values[c] = -keep - self.matto_lead_penalty
                     continue
-                win = common.best_play(PACK, trick, led)
+                win = CORE.winning_play(trick)
                 assert win is not None
                 p, added = outlook(win, led)
                 mine, cost = own, (1 - p) * self.payback
             else:
                 suit = SUIT_OF[c] if led is None else led
-                win = common.best_play(PACK, (*trick, (me, c)), suit)
+                win = CORE.winning_play((*trick, (me, c)))
                 assert win is not None
                 p, added = outlook(win, suit)
                 mine, cost = own + POINTS[c], 0.0

@@ -18,6 +18,7 @@ from tarocchi.bots.heuristic import common
 from tarocchi.bots.inference import partner, void_masks
 from tarocchi.cards import TRUMPS, iter_bits, popcount
 from tarocchi.games.piedicavallo import (
+    CORE,
     DISCARDABLE_SUIT,
     DISCARDABLE_TRUMPS,
     is_discard_legal,
@@ -106,13 +107,13 @@ class HeuristicBot(common.JudgingBot):
                 if led is None:
                     ev = -keep - self.matto_lead_penalty
                 else:
-                    win = common.best_play(PACK, trick, led)
+                    win = CORE.winning_play(trick)
                     assert win is not None
                     p, added = outlook(win, led)
                     ev = (2 * p - 1) * base + added - keep + p * stake
             else:
                 suit = SUIT_OF[c] if led is None else led
-                win = common.best_play(PACK, (*trick, (me, c)), suit)
+                win = CORE.winning_play((*trick, (me, c)))
                 assert win is not None
                 p, added = outlook(win, suit)
                 ev = (2 * p - 1) * (base + POINTS[c]) + added - keep + p * stake
