@@ -20,8 +20,8 @@ import numpy as np
 from numba import njit
 
 from tarocchi.bots.compiled_minchiate import LOW, SPLIT, TABLES, Tables, lay, legal, take
+from tarocchi.bots.compiled_tricks import best
 from tarocchi.bots.heuristic.compiled_common import (
-    best,
     cards_of,
     outlook,
     recorded,

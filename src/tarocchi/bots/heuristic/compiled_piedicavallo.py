@@ -21,12 +21,10 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
+from tarocchi.bots.compiled_tricks import best, legal, play, take
 from tarocchi.bots.heuristic.compiled_common import (
-    best,
     cards_of,
-    legal,
     outlook,
-    play,
     recorded,
     scratch,
     tally,
@@ -186,29 +184,11 @@ def choose(
 
 
 @njit(cache=True)
-def _beats(card: int, top: int) -> bool:
-    """Whether card beats top, the card winning a trick (top -1: none yet)."""
-    if top < 0:
-        return True
-    s = _SUIT_OF[card]
-    if s == TRUMPS:
-        return _SUIT_OF[top] != TRUMPS or card > top
-    return s == _SUIT_OF[top] and card > top
-
-
-@njit(cache=True)
-def _winner(tseats: np.ndarray, tcards: np.ndarray) -> tuple[int, int]:
-    """(The seat winning a whole trick, the seat that set its suit)."""
-    top, top_seat, first = -1, -1, -1
-    for i in range(4):
-        c = tcards[i]
-        if c == MATTO:
-            continue
-        if first < 0:
-            first = tseats[i]
-        if _beats(c, top):
-            top, top_seat = c, tseats[i]
-    return top_seat, first
+def _note_lead(ledby: np.ndarray, tseats: np.ndarray, tcards: np.ndarray, led: int) -> None:
+    """Note the plain suit a whole trick was led in, by whom (a led Matto lets the next card
+    set it)."""
+    if led != TRUMPS:
+        ledby[tseats[0] if tcards[0] != MATTO else tseats[1]] |= _SUIT_MASK[led]
 
 
 @njit(cache=True)
@@ -273,20 +253,17 @@ def _playout(
             n += 1
             p = (p + 1) & 3
             continue
-        winner, first = _winner(tseats, tcards)
-        cards = 0
+        winner = take(_CARDS, tseats, tcards, led, piles)
         for i in range(4):
-            cards |= 1 << tcards[i]
-        piles[winner & 1] |= cards & ~_MATTO_BIT
-        if cards & _MATTO_BIT:
-            taker = winner
+            if tcards[i] == MATTO:
+                taker = winner
         won[winner & 1] += 1
-        if led != TRUMPS:
-            ledby[first] |= _SUIT_MASK[led]
+        _note_lead(ledby, tseats, tcards, led)
         p = winner
         n, led = 0, -1
     moves[k] = -1
-    return piles[0], piles[1], won[0], won[1], owner, taker
+    # the Matto counts apart (owner and taker): the piles leave it out
+    return piles[0] & ~_MATTO_BIT, piles[1] & ~_MATTO_BIT, won[0], won[1], owner, taker
 
 
 @njit(cache=True)
@@ -328,10 +305,9 @@ def _replay(
         led = play(_CARDS, hands, p, card, tseats, tcards, n, led, voids)
         n += 1
         if n == 4:
-            winner, first = _winner(tseats, tcards)
+            winner, _ = best(_CARDS, tseats, tcards, 4, led)
             won[winner & 1] += 1
-            if led != TRUMPS:
-                ledby[first] |= _SUIT_MASK[led]
+            _note_lead(ledby, tseats, tcards, led)
             n, led = 0, -1
     return near, miss
 
