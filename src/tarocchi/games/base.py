@@ -156,23 +156,6 @@ def follow_reason(hand: int, led: int | None, card: int, pack: Pack) -> str:
     return Msg("you have no %(suit)s, so you must play a trump", suit=SUIT_NAMES_EN[led])
 
 
-def beat_table(pack: Pack) -> tuple[int, ...]:
-    """Return, per card, the cards that beat it when it wins a trick: higher trumps, or
-    higher cards of its suit and every trump (the Matto: any other card)."""
-    out = []
-    not_matto = pack.full_mask & ~pack.matto_bit
-    for card in range(pack.size):
-        above = pack.full_mask & ~((2 << card) - 1)
-        suit = pack.suit_of[card]
-        if card == pack.matto:
-            out.append(not_matto)
-        elif suit == TRUMPS:
-            out.append(pack.trump_mask & above)
-        else:
-            out.append((pack.suit_mask[suit] & above) | pack.trump_mask)
-    return tuple(out)
-
-
 class TrickCore:
     """A pack's trick rules, written once for every game's `apply`: the cards that may follow
     (`follow`, with the King rule where a game has it), the card that wins (`winning_play`)

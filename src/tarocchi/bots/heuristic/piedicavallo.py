@@ -17,6 +17,7 @@ from __future__ import annotations
 from tarocchi.bots.heuristic import common
 from tarocchi.bots.inference import partner, void_masks
 from tarocchi.cards import TRUMPS, iter_bits, popcount
+from tarocchi.games.base import led_suit
 from tarocchi.games.piedicavallo import (
     CORE,
     DISCARDABLE_SUIT,
@@ -92,7 +93,7 @@ class HeuristicBot(common.JudgingBot):
             hidden = ((DISCARDABLE_TRUMPS, k), (DISCARDABLE_SUIT, 2 - k))
         odds = common.Odds(view, unseen, void_masks(view), hidden)
         rest = [(me + i) & 3 for i in range(1, 4 - len(trick))]
-        led = common.trick_leader_suit(PACK, trick)
+        led = led_suit(trick, SUIT_OF)
         base = sum(POINTS[c] for _, c in trick if c != MATTO)
         stake = 0.0
         if not any((w & 1) == team for w in view.winners) and len(view.winners) >= 9:
