@@ -214,21 +214,23 @@ class TrickCore:
         return 0
 
     def winning_play(self, trick: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
-        """Return the (seat, card) winning a (partial) trick so far: the highest trump, else
-        the highest card of the led suit (ids are in strength order); of equal cards the last
-        played; the Matto never wins. None while only the Matto has been played."""
+        """Return the (seat, card) winning a (partial) trick so far, or None while only the
+        Matto has been played."""
         real = 0
         for _, c in trick:
             real |= 1 << c
         real &= ~self.matto_bit
-        if not real:
-            return None
-        # with a card besides the Matto, the first or (after a led Matto) the second sets
-        # the suit
+        return self._top(trick, real) if real else None
+
+    def _top(self, trick: Sequence[tuple[int, int]], real: int) -> tuple[int, int]:
+        """Return the (seat, card) winning a trick whose cards but the Matto are real (not
+        empty): the highest trump, else the highest card of the led suit (ids are in strength
+        order); of equal cards the last played; the Matto never wins."""
+        # with a card besides the Matto, the first or (after a led Matto) the second card
+        # sets the suit
         led = self.led
-        best = real & self.trumps or real & (led[trick[0][1]] or led[trick[1][1]])
-        top = best.bit_length() - 1
-        equal = self.equal if self.equal >> top & 1 else 1 << top
+        top = (real & self.trumps or real & (led[trick[0][1]] or led[trick[1][1]])).bit_length()
+        equal = self.equal if self.equal >> (top - 1) & 1 else 1 << (top - 1)
         for play in reversed(trick):
             if equal >> play[1] & 1:
                 return play
@@ -240,9 +242,16 @@ class TrickCore:
         """Return the teams' piles after a trick: the winner's team takes the cards but the
         Matto, which goes to its own player's team (Piedicavallo §3, Ottocento §4,
         Minchiate §4)."""
+        return self.close(piles, trick, winner)[1]
+
+    def close(
+        self, piles: tuple[int, int], trick: Sequence[tuple[int, int]], winner: int = -1
+    ) -> tuple[int, tuple[int, int]]:
+        """Return the winner of a complete trick (or the winner given) and the teams' piles
+        after it (`take`)."""
         ns, ew = piles
         matto = self.matto
-        won = 0
+        real = 0
         for seat, c in trick:
             if c == matto:
                 if seat & 1:
@@ -250,16 +259,10 @@ class TrickCore:
                 else:
                     ns |= 1 << c
             else:
-                won |= 1 << c
-        return (ns, ew | won) if winner & 1 else (ns | won, ew)
-
-    def close(
-        self, piles: tuple[int, int], trick: Sequence[tuple[int, int]]
-    ) -> tuple[int, tuple[int, int]]:
-        """Return the winner of a complete trick and the teams' piles after it."""
-        play = self.winning_play(trick)
-        assert play is not None  # four cards hold at most one Matto
-        return play[0], self.take(piles, play[0], trick)
+                real |= 1 << c
+        if winner < 0:
+            winner = self._top(trick, real)[0]
+        return winner, ((ns, ew | real) if winner & 1 else (ns | real, ew))
 
 
 def shuffled_deal(seed: int, size: int) -> tuple[int, list[int]]:
