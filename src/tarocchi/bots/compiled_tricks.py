@@ -91,3 +91,49 @@ def take(cards: Cards, ts: np.ndarray, tc: np.ndarray, led: int, piles: np.ndarr
             won |= 1 << c
     piles[winner & 1] |= won
     return winner
+
+
+@njit(cache=True)
+def lay_down(
+    cards: Cards,
+    hands: np.ndarray,
+    p: int,
+    trick: np.ndarray,
+    n: int,
+    ts: np.ndarray,
+    tc: np.ndarray,
+    voids: np.ndarray,
+    owner: int,
+) -> tuple[int, int]:
+    """Lay the first n cards of trick, played in turn by the seats before p (out of hands
+    already), in ts/tc, marking the voids they show; return the trick's led suit and the
+    Matto's player (owner while the Matto is not among them)."""
+    led = -1
+    for i in range(n):
+        seat = (p - n + i) & 3
+        hands[seat] |= 1 << trick[i]  # play takes it out again
+        led = play(cards, hands, seat, trick[i], ts, tc, i, led, voids)
+        if trick[i] == cards.matto:
+            owner = seat
+    return led, owner
+
+
+@njit(cache=True)
+def close(
+    cards: Cards,
+    ts: np.ndarray,
+    tc: np.ndarray,
+    led: int,
+    piles: np.ndarray,
+    won: np.ndarray,
+    taker: int,
+) -> tuple[int, int]:
+    """End a whole trick of suit led: take it (`take`) and count it to its winner's team in
+    won; return the winner and the winner of the Matto's trick (taker while the Matto is
+    not in this one)."""
+    winner = take(cards, ts, tc, led, piles)
+    won[winner & 1] += 1
+    for i in range(4):
+        if tc[i] == cards.matto:
+            taker = winner
+    return winner, taker

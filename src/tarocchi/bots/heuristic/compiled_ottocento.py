@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.compiled_tricks import best, legal, play, take
+from tarocchi.bots.compiled_tricks import best, close, lay_down, legal, play
 from tarocchi.bots.heuristic.compiled_common import cards_of, recorded, tally
 from tarocchi.bots.heuristic.ottocento import (
     FUTURE_CARD,
@@ -268,12 +268,10 @@ def choose(
 
 
 @njit(cache=True)
-def _take(ts: np.ndarray, tc: np.ndarray, led: int, piles: np.ndarray, lastled: np.ndarray) -> int:
-    """End a whole trick (compiled_tricks.take) and note a plain suit's leader; return the
-    winner."""
+def _note_lead(ts: np.ndarray, tc: np.ndarray, lastled: np.ndarray) -> None:
+    """Note the plain suit a whole trick was led in, by whom (a led Matto notes nothing)."""
     if _SUIT_OF[tc[0]] < TRUMPS:
         lastled[ts[0]] = _SUIT_OF[tc[0]]
-    return take(_CARDS, ts, tc, led, piles)
 
 
 @njit(cache=True)
@@ -324,11 +322,7 @@ def _playout(
     ts = np.empty(4, dtype=np.int64)
     tc = np.empty(4, dtype=np.int64)
     shown = np.empty(4, dtype=np.int64)
-    led = -1
-    for i in range(n):
-        seat = (p - n + i) & 3
-        hands[seat] |= 1 << trick[i]  # _play takes it out again
-        led = play(_CARDS, hands, seat, trick[i], ts, tc, i, led, voids)
+    led, owner = lay_down(_CARDS, hands, p, trick, n, ts, tc, voids, owner)
     left = n_cards(hands[0] | hands[1] | hands[2] | hands[3])
     played = _FULL & ~(hands[0] | hands[1] | hands[2] | hands[3] | discard)
     k = 0
@@ -358,12 +352,9 @@ def _playout(
             n += 1
             p = (p + 1) & 3
             continue
-        winner = _take(ts, tc, led, piles, lastled)
-        for i in range(4):
-            if tc[i] == MATTO:
-                taker = winner
-        won[winner & 1] += 1
-        last = p = winner
+        _note_lead(ts, tc, lastled)
+        p, taker = close(_CARDS, ts, tc, led, piles, won, taker)
+        last = p
         n, led = 0, -1
     moves[k] = -1
     return piles[0], piles[1], won[0], won[1], owner, taker, last
@@ -389,6 +380,7 @@ def _replay(
     decl = np.zeros(4, dtype=np.int64)
     ask = np.full(4, 1, dtype=np.int64)
     piles = np.zeros(2, dtype=np.int64)
+    won = np.zeros(2, dtype=np.int64)  # close's bookkeeping, unused here
     ts = np.empty(4, dtype=np.int64)
     tc = np.empty(4, dtype=np.int64)
     shown = np.empty(4, dtype=np.int64)
@@ -410,7 +402,8 @@ def _replay(
         led = play(_CARDS, hands, p, card, ts, tc, n, led, voids)
         n += 1
         if n == 4:
-            _take(ts, tc, led, piles, lastled)
+            _note_lead(ts, tc, lastled)
+            close(_CARDS, ts, tc, led, piles, won, -1)
             n, led = 0, -1
     return near, miss
 

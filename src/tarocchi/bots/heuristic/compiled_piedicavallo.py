@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.compiled_tricks import best, legal, play, take
+from tarocchi.bots.compiled_tricks import best, close, lay_down, legal, play
 from tarocchi.bots.heuristic.compiled_common import (
     cards_of,
     outlook,
@@ -220,13 +220,8 @@ def _playout(
     tcards = np.empty(4, dtype=np.int64)
     piles = np.zeros(2, dtype=np.int64)
     announced = n_cards(discard & _TRUMPS_M)
-    owner, taker, led = -1, -1, -1
-    for i in range(n):
-        seat = (p - n + i) & 3
-        hands[seat] |= 1 << trick[i]  # _play takes it out again
-        led = play(_CARDS, hands, seat, trick[i], tseats, tcards, i, led, voids)
-        if trick[i] == MATTO:
-            owner = seat
+    taker = -1
+    led, owner = lay_down(_CARDS, hands, p, trick, n, tseats, tcards, voids, -1)
     left = n_cards(hands[0] | hands[1] | hands[2] | hands[3])
     played = _FULL & ~(hands[0] | hands[1] | hands[2] | hands[3] | discard)
     k = 0
@@ -253,13 +248,8 @@ def _playout(
             n += 1
             p = (p + 1) & 3
             continue
-        winner = take(_CARDS, tseats, tcards, led, piles)
-        for i in range(4):
-            if tcards[i] == MATTO:
-                taker = winner
-        won[winner & 1] += 1
+        p, taker = close(_CARDS, tseats, tcards, led, piles, won, taker)
         _note_lead(ledby, tseats, tcards, led)
-        p = winner
         n, led = 0, -1
     moves[k] = -1
     # the Matto counts apart (owner and taker): the piles leave it out
@@ -305,7 +295,7 @@ def _replay(
         led = play(_CARDS, hands, p, card, tseats, tcards, n, led, voids)
         n += 1
         if n == 4:
-            winner, _ = best(_CARDS, tseats, tcards, 4, led)
+            winner, _ = best(_CARDS, tseats, tcards, 4, led)  # no piles: quicker than close
             won[winner & 1] += 1
             _note_lead(ledby, tseats, tcards, led)
             n, led = 0, -1
