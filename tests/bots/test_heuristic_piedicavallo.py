@@ -14,7 +14,6 @@ from tarocchi.bots import make_bot
 from tarocchi.bots.heuristic.common import (
     Odds,
     beaters,
-    best_play,
     is_master,
     played_mask,
     trick_outlook,
@@ -324,8 +323,8 @@ def test_beaters_and_masters() -> None:
     assert is_master(PACK, cid("SW-Q"), m("SW-N SW-5"))
     assert not is_master(PACK, cid("SW-Q"), m("SW-K"))
     trick = ((S, cid("MATTO")), (E, cid("CU-2")), (N, cid("CU-A")))
-    assert best_play(PACK, trick, 2) == (N, cid("CU-A"))
-    assert best_play(PACK, ((S, cid("MATTO")),), None) is None
+    assert RULES.winning_play(trick) == (N, cid("CU-A"))
+    assert RULES.winning_play(((S, cid("MATTO")),)) is None
 
 
 def test_odds_follow_revealed_voids_and_counting() -> None:

@@ -6,7 +6,6 @@ import pytest
 
 from tarocchi import IllegalAction, game
 from tarocchi.cards import bits, popcount
-from tarocchi.games.base import winning_play
 from tarocchi.games.minchiate import (
     DECLARE,
     DISCARD,
@@ -307,10 +306,10 @@ def test_declaring_is_refused_out_of_turn() -> None:
 def test_trick_winner() -> None:
     """§7.3: SW-7 led; SW-9, T5, T30: T30 wins; with no trumps SW-9 wins."""
     trick = [(W, cid("SW-7")), (S, cid("SW-9")), (E, cid("T5")), (N, cid("T30"))]
-    assert winning_play(trick, PACK) == (N, cid("T30"))
+    assert RULES.winning_play(trick) == (N, cid("T30"))
     trick = [(W, cid("SW-7")), (S, cid("SW-9")), (E, cid("SW-2")), (N, cid("CU-K"))]
-    assert winning_play(trick, PACK) == (S, cid("SW-9"))
-    assert winning_play([(W, MATTO), (S, cid("CO-2")), (E, cid("CO-A"))], PACK) == (
+    assert RULES.winning_play(trick) == (S, cid("SW-9"))
+    assert RULES.winning_play([(W, MATTO), (S, cid("CO-2")), (E, cid("CO-A"))]) == (
         E,
         cid("CO-A"),
     )

@@ -21,7 +21,6 @@ from tarocchi.games.ottocento import (
     discard_reason,
     play_mask,
     settle_matto,
-    trick_winner_index,
 )
 from tarocchi.games.ottocento_combos import analyse, combination_value
 from tarocchi.packs.bolognese import CANONICAL, CANONICAL_INDEX
@@ -345,14 +344,14 @@ def test_equal_moors_last_one_wins() -> None:
 def test_moor_rulings() -> None:
     """§6.4: any numbered trump beats every Moor; the Bégato loses to a Moor; the last of
     several Moors wins."""
-    ids = [cid(c) for c in ("SW-7", "MOOR3", "BEGATO", "MOOR1")]
-    assert trick_winner_index(ids) == 3
-    ids = [cid(c) for c in ("MOOR4", "MOOR3", "T5", "MOOR1")]
-    assert trick_winner_index(ids) == 2
-    ids = [cid(c) for c in ("BEGATO", "MOOR1", "SW-K", "CU-K")]
-    assert trick_winner_index(ids) == 1
-    ids = [cid(c) for c in ("MATTO", "MOOR1", "MOOR2", "SW-K")]
-    assert trick_winner_index(ids) == 2
+    for trick, index in (
+        (("SW-7", "MOOR3", "BEGATO", "MOOR1"), 3),
+        (("MOOR4", "MOOR3", "T5", "MOOR1"), 2),
+        (("BEGATO", "MOOR1", "SW-K", "CU-K"), 1),
+        (("MATTO", "MOOR1", "MOOR2", "SW-K"), 2),
+    ):
+        plays = [(seat, cid(c)) for seat, c in enumerate(trick)]
+        assert RULES.winning_play(plays) == plays[index]
 
 
 def test_led_matto_trick() -> None:
@@ -397,8 +396,9 @@ def _final_state(
     winners, ns, ew = [], 0, 0
     out = []
     for plays in tricks:
-        ids = [cid(c) for _, c in plays]
-        w = plays[trick_winner_index(ids)][0]
+        won = RULES.winning_play([(s, cid(c)) for s, c in plays])
+        assert won is not None
+        w = won[0]
         winners.append(w)
         out.append(tuple((s, cid(c)) for s, c in plays))
         for s, c in plays:

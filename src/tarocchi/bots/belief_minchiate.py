@@ -42,7 +42,7 @@ class MinchiateBelief(Belief):
         # player who still follows with another card (or the Matto) does not hold its King
         led_before = 0
         for trick in (*view.tricks, view.trick):
-            suit = _led_mask(mc.LED_MASK, trick)
+            suit = mc.CORE.suit(trick)
             if suit and suit != mc.TRUMP_MASK and not led_before & suit:
                 king = suit & mc.KING_MASK
                 trumped = False
@@ -163,14 +163,6 @@ class MinchiateBelief(Belief):
             declared,
             info,
         )
-
-
-def _led_mask(led_of: Sequence[int], trick: Sequence[tuple[int, int]]) -> int:
-    """Return the mask of a trick's led suit: its first card's, or its second's after a led
-    Matto; 0 while none is set."""
-    if not trick:
-        return 0
-    return led_of[trick[0][1]] or (len(trick) > 1 and led_of[trick[1][1]]) or 0
 
 
 def _in_text_order(cards: int, text: str) -> tuple[int, ...]:

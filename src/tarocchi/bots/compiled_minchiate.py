@@ -6,8 +6,9 @@ The 97-card pack does not fit one machine word, so a mask here is a pair: the
 trumps) lies within one word. These are the compiled copies of the rules the
 compiled heuristic players (`tarocchi.bots.heuristic.compiled_minchiate`) play by:
 the legal cards (rules §4, the King rule included), laying a card on the trick and
-taking the trick, whose winners score their opponents' counting cards at once
-through the resti ledger (rules §5). tests/bots/test_compiled_heuristic.py proves
+taking the trick, whose winners score their opponents' counting cards at once through
+the resti ledger (rules §5); the trick's winner is `compiled_tricks.best`'s, which reads
+card ids, not masks. tests/bots/test_compiled_heuristic.py proves
 the players' playouts equal to the rules, move for move and in their scores.
 """
 
@@ -18,7 +19,6 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.games.base import beat_table
 from tarocchi.games.minchiate import CAPTURE_POINTS
 from tarocchi.packs.minchiate import PACK
 
@@ -30,8 +30,6 @@ RESTO = 60  # rules §5: each 60-point lead makes a resto
 class Tables(NamedTuple):
     """The pack's tables, masks split into (low word, high word)."""
 
-    beat_lo: np.ndarray  # per card: the cards that beat it when it is winning
-    beat_hi: np.ndarray
     group_of: np.ndarray  # per card: its group (0-3 the suits, 4 the trumps; -1 the Matto)
     group_mask: np.ndarray  # per group: its mask within its word
     capture: np.ndarray  # per card: the counting points its capture scores at once
@@ -45,7 +43,6 @@ def _tables() -> Tables:
     pack = PACK
     if pack.size != SPLIT + 41 or pack.trump_mask & LOW or pack.matto != SPLIT + 40:
         raise ValueError("the two-word masks expect 56 suit cards, then 40 trumps and the Matto")
-    beat = beat_table(pack)
     groups = [*(pack.suit_mask[s] for s in range(4)), pack.trump_mask]
     group_of = [
         -1 if c == pack.matto else next(i for i, g in enumerate(groups) if g >> c & 1)
@@ -56,21 +53,13 @@ def _tables() -> Tables:
         return np.array(values, dtype=np.int64)
 
     return Tables(
-        arr([b & LOW for b in beat]), arr([b >> SPLIT for b in beat]), arr(group_of),
+        arr(group_of),
         arr([g & LOW or g >> SPLIT for g in groups]), arr(CAPTURE_POINTS), pack.king_mask,
         pack.trump_mask >> SPLIT, 1 << (pack.matto - SPLIT),
     )  # fmt: skip
 
 
 TABLES = _tables()
-
-
-@njit(cache=True)
-def tops(t: Tables, top: int, c: int) -> bool:
-    """Whether card c beats the card top."""
-    if c >= SPLIT:
-        return bool(t.beat_hi[top] >> (c - SPLIT) & 1)
-    return bool(t.beat_lo[top] >> c & 1)
 
 
 @njit(cache=True)
@@ -107,16 +96,14 @@ def lay(
     played: np.ndarray,
     led: int,
     trumped: bool,
-    top: int,
-    top_seat: int,
-) -> tuple[int, bool, int, int]:
+) -> tuple[int, bool]:
     """Lay seat's card on the trick: the Matto straight to its team's pile (rules §4),
-    another card down with its counting points; return the trick's led group, whether a
-    trump fell, and its winning card and seat."""
+    another card down with its counting points; return the trick's led group and whether a
+    trump fell. (The card winning the trick is `compiled_tricks.best`'s, on card ids.)"""
     team = seat & 1
     if t.group_of[card] < 0:
         piles[2 * team + 1] |= t.matto
-        return led, trumped, top, top_seat
+        return led, trumped
     if card < SPLIT:
         down[2 * team] |= 1 << card
     else:
@@ -124,9 +111,7 @@ def lay(
     played[team] += t.capture[card]
     if led < 0:
         led = t.group_of[card]
-    if top < 0 or tops(t, top, card):
-        top, top_seat = card, seat
-    return led, trumped or card >= SPLIT, top, top_seat
+    return led, trumped or card >= SPLIT
 
 
 @njit(cache=True)

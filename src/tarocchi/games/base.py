@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import random
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -151,24 +151,6 @@ def led_masks(pack: Pack) -> tuple[int, ...]:
     )
 
 
-def follow_rule(pack: Pack) -> Callable[[int, Sequence[tuple[int, int]]], int]:
-    """Return play_mask(hand, trick) for a pack: the cards of hand that may be played to a
-    trick: follow suit, else trump, else any card; the Matto always; after a led Matto the
-    next card is free (Piedicavallo §3, Ottocento §4)."""
-    led_mask, trumps, matto_bit = led_masks(pack), pack.trump_mask, pack.matto_bit
-
-    def play_mask(hand: int, trick: Sequence[tuple[int, int]]) -> int:
-        if not trick:
-            return hand
-        led = led_mask[trick[0][1]] or (len(trick) > 1 and led_mask[trick[1][1]])
-        if not led:
-            return hand
-        m = hand & led or hand & trumps
-        return m | (hand & matto_bit) if m else hand
-
-    return play_mask
-
-
 def follow_reason(hand: int, led: int | None, card: int, pack: Pack) -> str:
     """Explain why card may not follow (call only when play_mask refuses it)."""
     if not (hand >> card) & 1:
@@ -181,51 +163,113 @@ def follow_reason(hand: int, led: int | None, card: int, pack: Pack) -> str:
     return Msg("you have no %(suit)s, so you must play a trump", suit=SUIT_NAMES_EN[led])
 
 
-def winning_play(trick: Sequence[tuple[int, int]], pack: Pack) -> tuple[int, int] | None:
-    """Return the (seat, card) winning a trick so far: highest trump, else highest card of the
-    led suit; the Matto never wins (ids are in strength order, so this is a max over ids).
-    None while only the Matto has been played."""
-    suit_of = pack.suit_of
-    led = led_suit(trick, suit_of)
-    if led is None:
-        return None
-    want = TRUMPS if any(suit_of[c] == TRUMPS for _, c in trick) else led
-    return max(((s, c) for s, c in trick if suit_of[c] == want), key=lambda p: p[1])
+class TrickCore:
+    """A pack's trick rules, written once for every game's `apply`: the cards that may follow
+    (`follow`, with the King rule where a game has it), the card that wins (`winning_play`)
+    and what each team takes (`take`). The games differ only in data: `kings`, the Kings
+    the King rule forces (Minchiate §4; 0: no such rule), and `equal`, trumps of equal rank
+    of which the last played wins (Ottocento's Moors, §4; 0: none)."""
 
+    __slots__ = ("equal", "kings", "led", "matto", "matto_bit", "trumps")
 
-def beat_table(pack: Pack) -> tuple[int, ...]:
-    """Return, per card, the cards that beat it when it wins a trick: higher trumps, or
-    higher cards of its suit and every trump (the Matto: any other card)."""
-    out = []
-    not_matto = pack.full_mask & ~pack.matto_bit
-    for card in range(pack.size):
-        above = pack.full_mask & ~((2 << card) - 1)
-        suit = pack.suit_of[card]
-        if card == pack.matto:
-            out.append(not_matto)
-        elif suit == TRUMPS:
-            out.append(pack.trump_mask & above)
-        else:
-            out.append((pack.suit_mask[suit] & above) | pack.trump_mask)
-    return tuple(out)
+    def __init__(self, pack: Pack, kings: int = 0, equal: int = 0) -> None:
+        self.led = led_masks(pack)
+        self.trumps = pack.trump_mask
+        self.matto, self.matto_bit = pack.matto, pack.matto_bit
+        self.kings, self.equal = kings, equal
 
+    def suit(self, trick: Sequence[tuple[int, int]]) -> int:
+        """Return the mask of the suit a trick follows, 0 while it has none (rules: a led
+        Matto lets the next card set the suit)."""
+        if not trick:
+            return 0
+        led = self.led
+        return led[trick[0][1]] or (len(trick) > 1 and led[trick[1][1]])
 
-def take_trick(
-    piles: tuple[int, int], winner: int, first: int, cards: tuple[int, ...], matto: int
-) -> tuple[int, int]:
-    """Return the teams' piles after a trick led by `first`: the winner's team takes the cards
-    but the Matto, which goes to its own player's team (Piedicavallo §3, Ottocento §4)."""
-    ns, ew = piles
-    won = 0
-    for c in cards:
-        won |= 1 << c
-    if matto in cards:
-        won ^= 1 << matto
-        if (first + cards.index(matto)) & 1:
-            ew |= 1 << matto
-        else:
-            ns |= 1 << matto
-    return (ns, ew | won) if winner & 1 else (ns | won, ew)
+    def follow(self, hand: int, trick: Sequence[tuple[int, int]], led_before: int = 0) -> int:
+        """Return the cards of hand that may be played to trick: follow suit, else trump, else
+        any card; the Matto always, unless the King rule forces a King alone (Piedicavallo
+        §3, Ottocento §4, Minchiate §4). led_before: the suits led in earlier tricks."""
+        if not trick:
+            return hand
+        led = self.led
+        suit = led[trick[0][1]] or (len(trick) > 1 and led[trick[1][1]])
+        if not suit:
+            return hand
+        m = hand & suit
+        matto_bit = self.matto_bit
+        if m:
+            if m & self.kings:
+                king = self.forced_king(hand, trick, led_before)
+                if king:
+                    return king
+            return m | hand & matto_bit
+        m = hand & self.trumps
+        return m | hand & matto_bit if m else hand
+
+    def forced_king(self, hand: int, trick: Sequence[tuple[int, int]], led_before: int) -> int:
+        """Return the King bit the King rule forces from hand, or 0 (Minchiate §4: a plain
+        suit is led for the first time in the deal, a trump is already in the trick, and
+        hand holds its King); led_before is the union of the suits led in earlier tricks."""
+        suit = self.suit(trick)
+        king = hand & suit & self.kings
+        if not king or led_before & suit:
+            return 0
+        for _, c in trick:
+            if self.trumps >> c & 1:
+                return king
+        return 0
+
+    def winning_play(self, trick: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
+        """Return the (seat, card) winning a (partial) trick so far, or None while only the
+        Matto has been played."""
+        real = 0
+        for _, c in trick:
+            real |= 1 << c
+        real &= ~self.matto_bit
+        return self._top(trick, real) if real else None
+
+    def _top(self, trick: Sequence[tuple[int, int]], real: int) -> tuple[int, int]:
+        """Return the (seat, card) winning a trick whose cards but the Matto are real (not
+        empty): the highest trump, else the highest card of the led suit (ids are in strength
+        order); of equal cards the last played; the Matto never wins."""
+        # with a card besides the Matto, the first or (after a led Matto) the second card
+        # sets the suit
+        led = self.led
+        top = (real & self.trumps or real & (led[trick[0][1]] or led[trick[1][1]])).bit_length()
+        equal = self.equal if self.equal >> (top - 1) & 1 else 1 << (top - 1)
+        for play in reversed(trick):
+            if equal >> play[1] & 1:
+                return play
+        raise AssertionError("the winning card is in the trick")
+
+    def take(
+        self, piles: tuple[int, int], winner: int, trick: Sequence[tuple[int, int]]
+    ) -> tuple[int, int]:
+        """Return the teams' piles after a trick: the winner's team takes the cards but the
+        Matto, which goes to its own player's team (Piedicavallo §3, Ottocento §4,
+        Minchiate §4)."""
+        return self.close(piles, trick, winner)[1]
+
+    def close(
+        self, piles: tuple[int, int], trick: Sequence[tuple[int, int]], winner: int = -1
+    ) -> tuple[int, tuple[int, int]]:
+        """Return the winner of a complete trick (or the winner given) and the teams' piles
+        after it (`take`)."""
+        ns, ew = piles
+        matto = self.matto
+        real = 0
+        for seat, c in trick:
+            if c == matto:
+                if seat & 1:
+                    ew |= 1 << c
+                else:
+                    ns |= 1 << c
+            else:
+                real |= 1 << c
+        if winner < 0:
+            winner = self._top(trick, real)[0]
+        return winner, ((ns, ew | real) if winner & 1 else (ns | real, ew))
 
 
 def shuffled_deal(seed: int, size: int) -> tuple[int, list[int]]:
@@ -278,6 +322,7 @@ class TrickGame(Generic[S]):
     title: ClassVar[str]
     pack: ClassVar[Pack]
     hand_size: ClassVar[int]  # the cards of each hand at the first lead, the discards laid aside
+    core: ClassVar[TrickCore]  # the trick rules: following, the winner, the taking
     extra_actions: ClassVar[tuple[str, ...]] = ()  # codes of action ids len(pack), len(pack)+1...
     # the action that declares nothing, which the rules take for a seat with nothing to
     # declare without asking it (so a history replayed on another deal may gain or lose it)
@@ -430,7 +475,7 @@ class TrickGame(Generic[S]):
 
     def winning_play(self, trick: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
         """Return the (seat, card) winning a (partial) trick so far, or None."""
-        return winning_play(trick, self.pack)
+        return self.core.winning_play(trick)
 
     def view(self, state: S, seat: int) -> View:
         """Return everything seat may know (see `View`)."""
@@ -452,8 +497,7 @@ class TrickGame(Generic[S]):
     def trick_points(self, trick: Sequence[tuple[int, int]], winner: int) -> tuple[float, float]:
         """Return what a finished trick adds to North-South's and East-West's running score:
         its cards go to the winner's team, the Matto to its own player's team."""
-        cards = tuple(c for _, c in trick)
-        ns, ew = take_trick((0, 0), winner, trick[0][0], cards, self.pack.matto)
+        ns, ew = self.core.take((0, 0), winner, trick)
         return self.pile_points(ns), self.pile_points(ew)
 
     def tally(self, v: View) -> Tally:

@@ -34,6 +34,7 @@ from tarocchi.games.base import (
     Result,
     ScoreLine,
     Tally,
+    TrickCore,
     TrickGame,
     View,
     follow_reason,
@@ -104,42 +105,10 @@ from tarocchi.games.minchiate_preplay import is_robbable as is_robbable
 from tarocchi.i18n import N_, Msg, nmsg
 from tarocchi.packs.minchiate import MATTO, PACK
 
-
-def king_rule_king(hand: int, trick: tuple[tuple[int, int], ...], led_before: int) -> int:
-    """Return the King bit the King rule forces from hand, or 0 (rules §4: a plain suit is led
-    for the first time in the deal, a trump is already in the trick, and hand holds its King).
-
-    led_before is the union of the suits led in earlier tricks."""
-    if not trick:
-        return 0
-    suit = LED_MASK[trick[0][1]] or (len(trick) > 1 and LED_MASK[trick[1][1]])
-    king = hand & suit & KING_MASK
-    if not king or led_before & suit:
-        return 0
-    for _, c in trick:
-        if TRUMP_MASK >> c & 1:
-            return king
-    return 0
-
-
-def play_mask(hand: int, trick: tuple[tuple[int, int], ...], led_before: int) -> int:
-    """Return the cards of hand that may be played to trick (rules §4: follow suit, else trump,
-    else any card; the Matto always, except that the King rule forces the King alone)."""
-    if not trick:
-        return hand
-    suit = LED_MASK[trick[0][1]] or (len(trick) > 1 and LED_MASK[trick[1][1]])
-    if not suit:
-        return hand  # rules §4: after a led Matto the next card sets the suit
-    m = hand & suit
-    if m:
-        king = m & KING_MASK
-        if king and not led_before & suit:
-            for _, c in trick:
-                if TRUMP_MASK >> c & 1:
-                    return king
-        return m | hand & MATTO_BIT
-    m = hand & TRUMP_MASK
-    return m | hand & MATTO_BIT if m else hand
+# rules §4: the trick play, with the King rule
+CORE = TrickCore(PACK, kings=KING_MASK)
+play_mask = CORE.follow
+king_rule_king = CORE.forced_king
 
 
 # legal_actions: the action ids of each byte value at each byte position of a mask
@@ -198,6 +167,7 @@ class Minchiate(TrickGame[State]):
     hand_size = HAND_SIZE
     extra_actions = (*DECLARE_ACTIONS, "DECL-DONE")
     pass_action = DONE
+    core = CORE
 
     # -- deal -------------------------------------------------------------------------
     cut_range = range(1, N_CARDS)  # rules §2.1: the cutter lifts 1 to 96 cards
@@ -344,32 +314,17 @@ class Minchiate(TrickGame[State]):
         else:
             hands = (hands[0], hands[1], hands[2], hands[3] ^ bit)
         if len(trick) == 3:
-            # the trick is complete (rules §4): highest trump, else highest of the led suit
-            c0, c1, c2 = trick[0][1], trick[1][1], trick[2][1]
-            cards = (1 << c0) | (1 << c1) | (1 << c2) | bit
-            real = cards & ~MATTO_BIT
-            suit = LED_MASK[c0] or LED_MASK[c1]
-            best = real & TRUMP_MASK or real & suit
-            played = (c0, c1, c2, action)
-            winner = (p + 1 + played.index(best.bit_length() - 1)) & 3
-            ns, ew = piles
-            if winner & 1:
-                ew |= real
-            else:
-                ns |= real
-            if real != cards:  # rules §4: the Matto goes to its owner's team pile
-                if (p + 1 + played.index(MATTO)) & 1:
-                    ew |= MATTO_BIT
-                else:
-                    ns |= MATTO_BIT
+            # rules §4: the Matto goes to its owner's team pile
+            trick += ((p, action),)
+            winner, piles = CORE.close(piles, trick)
             winners += (winner,)
-            tricks += ((*trick, (p, action)),)
+            tricks += (trick,)
             over = len(winners) == TRICKS
             return _new_state(
                 State,
                 (hands, dealer, OVER if over else PLAY, None if over else winner, winner, (),
-                 tricks, winners, (ns, ew), 0 if over else hands[winner], led | suit, discards,
-                 declared, info),
+                 tricks, winners, piles, 0 if over else hands[winner], led | CORE.suit(trick),
+                 discards, declared, info),
             )  # fmt: skip
         trick += ((p, action),)
         p = (p + 1) & 3

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
-from tarocchi.cards import BIT, TRUMPS, iter_bits, mask_of, popcount
+from tarocchi.cards import BIT, iter_bits, mask_of, popcount
 from tarocchi.games.base import (
     ActionDetail,
     Event,
@@ -29,14 +29,12 @@ from tarocchi.games.base import (
     Result,
     ScoreLine,
     Tally,
+    TrickCore,
     TrickGame,
     View,
     exact,
     follow_reason,
-    follow_rule,
-    led_masks,
     led_suit,
-    take_trick,
     winner_of,
 )
 from tarocchi.games.ottocento_combos import (
@@ -93,8 +91,6 @@ TRUMP_MASK = PACK.trump_mask
 MOOR_LAST = MOOR1 + 3
 # rules §2: Kings, ANGEL, WORLD, BEGATO and the Matto (the 5-point cards) stay in hand
 PROTECTED = PACK.king_mask | BIT[ANGEL] | BIT[WORLD] | BIT[BEGATO] | MATTO_BIT
-# the mask of the suit a card sets when it is the first non-Matto card of a trick
-LED_MASK = led_masks(PACK)
 # cards that belong to no combination family: moving them never changes a combination
 FAMILIES = CONTATORI | HEAD | BIT[ANGEL] | NUMBERED_MASK | MOORS_MASK | ACES_MASK
 FAMILIES |= TAROCCHI_MASK | KINGS_MASK | QUEENS_MASK | KNIGHTS_MASK | JACKS_MASK
@@ -116,22 +112,9 @@ _A0, _A1, _A2, _A3 = (_chunk(10 * k, 10) for k in range(4))
 _A4, _A5 = _chunk(40, 11), _chunk(51, 13)
 
 
-play_mask = follow_rule(PACK)  # rules §4
-
-
-def trick_winner_index(cards: Sequence[int]) -> int:
-    """Return the index of the winning card of a complete trick (rules §4: highest trump, else
-    highest of the led suit; the Matto never wins; among equal Moors the last one wins)."""
-    real = 0
-    for c in cards:
-        if c != MATTO:
-            real |= BIT[c]
-    led = LED_MASK[cards[0]] or LED_MASK[cards[1]]
-    best = real & TRUMP_MASK or real & led
-    top = best.bit_length() - 1
-    if MOOR1 <= top <= MOOR_LAST:
-        return max(i for i, c in enumerate(cards) if MOOR1 <= c <= MOOR_LAST)
-    return list(cards).index(top)
+# rules §4: the trick play; the four Moors are equal, and the last one played wins
+CORE = TrickCore(PACK, equal=MOORS_MASK)
+play_mask = CORE.follow
 
 
 def discard_reason(card: int) -> str:
@@ -287,6 +270,7 @@ class Ottocento(TrickGame[State]):
     hand_size = HAND_SIZE
     extra_actions = ("DECLARE", "PASS")
     pass_action = PASS_ACTION
+    core = CORE
 
     # -- deal ---------------------------------------------------------------------
     # rules §2: random dealer; three rounds of 5 cards from next(dealer), then 2 more to
@@ -364,42 +348,21 @@ class Ottocento(TrickGame[State]):
             hands = (h0 ^ bit, h1, h2, h3) if p == 0 else (h0, h1 ^ bit, h2, h3)
         else:
             hands = (h0, h1, h2 ^ bit, h3) if p == 2 else (h0, h1, h2, h3 ^ bit)
-        n = len(trick)
-        if n < 3:
-            trick = (*trick, (p, action))
+        trick = (*trick, (p, action))
+        if len(trick) < 4:
             p = (p + 1) & 3
             if not winners:
                 # rules §3: in trick 1 every new player is at his first turn
                 return _first_turn(hands, dealer, p, leader, trick, discard, decls)
-            hand = hands[p]
-            # rules §4: follow suit, else trump, else any; the Matto always; a led Matto
-            # lets the next card set the suit
-            led = LED_MASK[trick[0][1]] or LED_MASK[trick[1][1]] if n else LED_MASK[action]
-            if led:
-                m = hand & led or hand & TRUMP_MASK
-                legal = m | hand & MATTO_BIT if m else hand
-            else:
-                legal = hand
+            legal = play_mask(hands[p], trick)
             return _new_state(
                 State,
                 (hands, dealer, PLAY, p, leader, trick, tricks, winners, piles, discard, legal,
                  decls),
             )  # fmt: skip
-        # the trick is complete (rules §4): highest trump, else highest of the led suit
-        c0, c1, c2 = trick[0][1], trick[1][1], trick[2][1]
-        cards = BIT[c0] | BIT[c1] | BIT[c2] | bit
-        real = cards & ~MATTO_BIT
-        best = real & TRUMP_MASK or real & (LED_MASK[c0] or LED_MASK[c1])
-        top = best.bit_length() - 1
-        if MOOR1 <= top <= MOOR_LAST:
-            # rules §4: the four Moors are equal; the last one played wins
-            idx = trick_winner_index((c0, c1, c2, action))
-        else:
-            idx = (c0, c1, c2, action).index(top)
-        winner = (p + 1 + idx) & 3
         # rules §4: the Matto goes to its player's team, not to the trick's winner
-        ns, ew = take_trick(piles, winner, p + 1, (c0, c1, c2, action), MATTO)
-        tricks = (*tricks, (*trick, (p, action)))
+        winner, (ns, ew) = CORE.close(piles, trick)
+        tricks = (*tricks, trick)
         winners = (*winners, winner)
         if len(winners) == TRICKS:
             return _new_state(
@@ -561,24 +524,6 @@ class Ottocento(TrickGame[State]):
     def phase_name(self, state: State) -> str:
         """Return "discard", "declare", "play" or "over"."""
         return PHASE_NAMES[state.phase]
-
-    def winning_play(self, trick: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
-        """Return the (seat, card) winning a (partial) trick so far, or None (rules §4: the
-        Matto never wins; among equal Moors the last one played wins)."""
-        suit_of = PACK.suit_of
-        led = led_suit(trick, suit_of)
-        if led is None:
-            return None
-        want = TRUMPS if any(suit_of[c] == TRUMPS for _, c in trick) else led
-        best: tuple[int, int] | None = None
-        best_key = -1
-        for seat, card in trick:
-            if suit_of[card] != want:
-                continue
-            key = MOOR1 if MOOR1 <= card <= MOOR_LAST else card
-            if key >= best_key:  # only Moors tie, and the later one wins
-                best, best_key = (seat, card), key
-        return best
 
 
 def _first_turn(

@@ -21,13 +21,11 @@ from tarocchi.games.base import (
     Event,
     IllegalAction,
     Result,
+    TrickCore,
     TrickGame,
     View,
     follow_reason,
-    follow_rule,
-    led_masks,
     led_suit,
-    take_trick,
     tricks_note,
     winner_of,
 )
@@ -47,11 +45,8 @@ SUIT_CARDS = PACK.full_mask & ~TRUMP_MASK & ~MATTO_BIT
 PROTECTED = PACK.king_mask | (1 << T1) | (1 << T21) | MATTO_BIT
 DISCARDABLE_SUIT = SUIT_CARDS & ~PACK.king_mask
 DISCARDABLE_TRUMPS = TRUMP_MASK & ~PROTECTED
-# the mask of the suit a card sets when it is the first non-Matto card of a trick
-LED_MASK = led_masks(PACK)
-
-
-play_mask = follow_rule(PACK)  # rules §3
+CORE = TrickCore(PACK)  # rules §3: the trick play
+play_mask = CORE.follow
 
 
 class Fields(NamedTuple):
@@ -183,6 +178,7 @@ class Piedicavallo(TrickGame[State]):
     pack = PACK
     max_margin = 114.0  # rules §4: a sweep takes all 114 card points
     hand_size = HAND_SIZE
+    core = CORE
 
     # -- deal ---------------------------------------------------------------------
     # rules §2: random dealer, one card at a time from next(dealer), 15 each, and the last
@@ -227,32 +223,17 @@ class Piedicavallo(TrickGame[State]):
             new_hands = (h0, h1, h2 ^ bit, h3) if p == 2 else (h0, h1, h2, h3 ^ bit)
         if phase == DISCARD:
             return self._after_discard(state, new_hands, discard | bit)
-        n = len(trick)
         trick = (*trick, (p, action))
-        if n < 3:
+        if len(trick) < 4:
             p = (p + 1) & 3
-            hand = new_hands[p]
-            # rules §3: follow suit, else trump, else any card; the Matto always; after a
-            # led Matto the next card sets the suit (play_mask, inlined on this hot path)
-            led = LED_MASK[trick[0][1]] or LED_MASK[trick[1][1]] if n else LED_MASK[action]
-            if led:
-                m = hand & led or hand & TRUMP_MASK
-                legal = m | hand & MATTO_BIT if m else hand
-            else:
-                legal = hand
+            legal = play_mask(new_hands[p], trick)
             return _new_state(
                 State,
                 (new_hands, dealer, PLAY, p, leader, trick, tricks, winners, piles, discard, legal),
             )
-        # the trick is complete (rules §3): highest trump, else highest of the led suit
-        c0, c1, c2, c3 = trick[0][1], trick[1][1], trick[2][1], action
-        cards = BIT[c0] | BIT[c1] | BIT[c2] | bit
-        real = cards & ~MATTO_BIT
-        best = real & TRUMP_MASK or real & (LED_MASK[c0] or LED_MASK[c1])
-        top = best.bit_length() - 1
-        winner = (p + 1 + (c0, c1, c2, c3).index(top)) & 3
-        # rules §3: the Matto stays with its player's team; no card is given back
-        ns, ew = take_trick(piles, winner, p + 1, (c0, c1, c2, c3), MATTO)
+        # rules §3: highest trump, else highest of the led suit; the Matto stays with its
+        # player's team and no card is given back
+        winner, (ns, ew) = CORE.close(piles, trick)
         winners = (*winners, winner)
         tricks = (*tricks, trick)
         if len(winners) == TRICKS:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from tarocchi.bots.base import Bot
-from tarocchi.cards import FOOL, TRUMPS, Pack, iter_bits, popcount
+from tarocchi.cards import TRUMPS, Pack, iter_bits, popcount
 from tarocchi.views import View
 
 
@@ -93,34 +93,6 @@ def tables(pack: Pack) -> Tables:
 def is_master(pack: Pack, card: int, unseen: int) -> bool:
     """Return True if no unseen card of the same suit (or trump) ranks above card."""
     return not higher_in_suit(pack, card) & unseen
-
-
-def trick_leader_suit(pack: Pack, trick: Trick) -> int | None:
-    """Return the led suit of a (partial) trick: its first non-Matto card's suit, or None."""
-    suit_of = pack.suit_of
-    for _, c in trick:
-        s = suit_of[c]
-        if s != FOOL:
-            return s
-    return None
-
-
-def best_play(pack: Pack, trick: Trick, led: int | None) -> tuple[int, int] | None:
-    """Return (seat, card) winning a partial trick: the highest trump, else the highest card
-    of the led suit; None while only the Matto lies there."""
-    if led is None:
-        return None
-    suit_of = pack.suit_of
-    best: tuple[int, int] | None = None
-    best_trump = False
-    for seat, c in trick:
-        s = suit_of[c]
-        if s == TRUMPS:
-            if not best_trump or best is None or c > best[1]:
-                best, best_trump = (seat, c), True
-        elif s == led and not best_trump and (best is None or c > best[1]):
-            best = (seat, c)
-    return best
 
 
 def beaters(pack: Pack, best: int, led: int) -> tuple[int, int]:

@@ -35,11 +35,12 @@ class Cards(NamedTuple):
     trumps: int  # the trumps' mask within their word
     trump_off: int  # the id of the first card of the trumps' word
     matto: int  # the Matto's id
+    equal: int  # trumps of equal rank, of which the last played wins (TrickCore.equal)
 
 
-def cards_of(pack: Pack, trump_off: int = 0) -> Cards:
+def cards_of(pack: Pack, trump_off: int = 0, equal: int = 0) -> Cards:
     """Return the tables of a pack whose trumps' word begins at card trump_off (0: the
-    whole pack in one word)."""
+    whole pack in one word), its trumps of equal rank `equal` (a one-word pack's)."""
     low = (1 << trump_off) - 1 if trump_off else (1 << 64) - 1
 
     def in_word(c: int, mask: int) -> int:
@@ -54,6 +55,7 @@ def cards_of(pack: Pack, trump_off: int = 0) -> Cards:
         pack.trump_mask >> trump_off,
         trump_off,
         pack.matto,
+        equal,
     )
 
 
@@ -118,49 +120,6 @@ def scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarra
 
 
 @njit(cache=True)
-def legal(cards: Cards, hand: int, led: int) -> int:
-    """The cards of a one-word pack's hand that may be played to a trick of suit led (-1:
-    none yet): follow suit, else trump, else any card; the Matto always (Piedicavallo §3,
-    Ottocento §4)."""
-    if led < 0:
-        return hand
-    m = hand & cards.group[led]
-    if not m:
-        m = hand & cards.trumps
-    return m | (hand & (1 << cards.matto)) if m else hand
-
-
-@njit(cache=True)
-def play(
-    cards: Cards,
-    hands: np.ndarray,
-    p: int,
-    card: int,
-    ts: np.ndarray,
-    tc: np.ndarray,
-    n: int,
-    led: int,
-    voids: np.ndarray,
-) -> int:
-    """Take card from p's hand (a one-word pack's) into the trick's place n, marking the
-    void it reveals (a player who does not follow lacks the suit; one who neither follows
-    nor trumps lacks trumps too; the Matto reveals nothing); return the trick's led suit
-    after it."""
-    hands[p] ^= 1 << card
-    ts[n], tc[n] = p, card
-    if card == cards.matto:
-        return led
-    s = cards.suit_of[card]
-    if led < 0:
-        return s  # type: ignore[no-any-return]
-    if s != led:
-        voids[p] |= cards.group[led]
-        if s != TRUMPS:
-            voids[p] |= cards.trumps
-    return led
-
-
-@njit(cache=True)
 def trick_so_far(
     cards: Cards,
     tseats: np.ndarray,
@@ -194,21 +153,6 @@ def trick_so_far(
                 own += cards.points[c]
             trumped = trumped or s == TRUMPS
     return led, own, opp, trumped, nrest
-
-
-@njit(cache=True)
-def best(cards: Cards, tseats: np.ndarray, tcards: np.ndarray, n: int, led: int) -> tuple[int, int]:
-    """(Seat, card) winning the first n plays of a trick of suit led (common.best_play)."""
-    bs, bc, bt = -1, -1, False
-    for i in range(n):
-        c = tcards[i]
-        s = cards.suit_of[c]
-        if s == TRUMPS:
-            if not bt or bs < 0 or c > bc:
-                bs, bc, bt = tseats[i], c, True
-        elif s == led and not bt and (bs < 0 or c > bc):
-            bs, bc = tseats[i], c
-    return bs, bc
 
 
 @njit(cache=True)

@@ -20,8 +20,8 @@ import numpy as np
 from numba import njit
 
 from tarocchi.bots.compiled_minchiate import LOW, SPLIT, TABLES, Tables, lay, legal, take
+from tarocchi.bots.compiled_tricks import best
 from tarocchi.bots.heuristic.compiled_common import (
-    best,
     cards_of,
     outlook,
     recorded,
@@ -273,7 +273,7 @@ def _playout(
     gone = gone_now.copy()
     voids = voids_now.copy()
     piles = state[0:4]  # a view: lay and take keep the piles in state
-    top, top_seat, led, trumped, n = -1, -1, -1, False, 0
+    led, trumped, n = -1, False, 0
     down = np.zeros(4, dtype=np.int64)
     played = np.zeros(2, dtype=np.int64)
     tseats = np.empty(4, dtype=np.int64)
@@ -284,9 +284,7 @@ def _playout(
         _reveal(voids, seat, c, led)
         tseats[n], tcards[n] = seat, c
         n += 1
-        led, trumped, top, top_seat = lay(
-            t, c, seat, piles, down, played, led, trumped, top, top_seat
-        )
+        led, trumped = lay(t, c, seat, piles, down, played, led, trumped)
     left = 0
     for s in range(4):
         left += n_cards(hands[s, 0]) + n_cards(hands[s, 1])
@@ -314,16 +312,14 @@ def _playout(
         k += 1
         _reveal(voids, p, card, led)
         tseats[n], tcards[n] = p, card
-        led, trumped, top, top_seat = lay(
-            t, card, p, piles, down, played, led, trumped, top, top_seat
-        )
+        led, trumped = lay(t, card, p, piles, down, played, led, trumped)
         if n < 3:
             n += 1
             p = (p + 1) & 3
             continue
-        take(t, state, top_seat, led, down, played)
-        p = top_seat
-        top, top_seat, led, trumped, n = -1, -1, -1, False, 0
+        p, _ = best(_CARDS, tseats, tcards, 4, led)
+        take(t, state, p, led, down, played)
+        led, trumped, n = -1, False, 0
         down[:] = 0
         played[:] = 0
     moves[k] = -1
@@ -356,7 +352,7 @@ def _replay(
     tcards = np.empty(4, dtype=np.int64)
     led_lo = 0
     near, miss = 0, 0
-    top, top_seat, led, trumped, n = -1, -1, -1, False, 0
+    led, trumped, n = -1, False, 0
     for i in range(len(cards)):
         p = seats[i]
         card = cards[i]
@@ -374,14 +370,12 @@ def _replay(
         gone[w] |= _bit(card)
         _reveal(voids, p, card, led)
         tseats[n], tcards[n] = p, card
-        led, trumped, top, top_seat = lay(
-            t, card, p, piles, down, played, led, trumped, top, top_seat
-        )
+        led, trumped = lay(t, card, p, piles, down, played, led, trumped)
         n += 1
         if n == 4:
             if 0 <= led < TRUMPS:
                 led_lo |= _GROUP[led]
-            top, top_seat, led, trumped, n = -1, -1, -1, False, 0
+            led, trumped, n = -1, False, 0
     return near, miss
 
 

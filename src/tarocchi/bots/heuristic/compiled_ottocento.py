@@ -21,7 +21,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from tarocchi.bots.heuristic.compiled_common import cards_of, legal, play, recorded, tally
+from tarocchi.bots.compiled_tricks import best, close, lay_down, legal, play
+from tarocchi.bots.heuristic.compiled_common import cards_of, recorded, tally
 from tarocchi.bots.heuristic.ottocento import (
     FUTURE_CARD,
     MATTO_RESERVE,
@@ -40,10 +41,10 @@ from tarocchi.compiled import low_card, n_cards
 from tarocchi.games import ottocento_combos as oc
 from tarocchi.games.ottocento import DECLARE_ACTION, LAST_TRICK_BONUS, PASS_ACTION
 from tarocchi.games.ottocento_combos import combination_value
-from tarocchi.packs.bolognese import MATTO, MOOR1, PACK
+from tarocchi.packs.bolognese import MATTO, MOOR1, MOORS_MASK, PACK
 from tarocchi.views import View, view
 
-_CARDS = cards_of(PACK)
+_CARDS = cards_of(PACK, equal=MOORS_MASK)  # rules §4: the last of equal Moors wins
 _POINTS, _SUIT_OF = _CARDS.points, _CARDS.suit_of
 _SUIT_MASK = np.array(PACK.suit_mask, dtype=np.int64)
 _TRUMPS_M, _FULL, _MATTO_BIT = PACK.trump_mask, PACK.full_mask, 1 << MATTO
@@ -134,25 +135,6 @@ def _risk(card: int, me: int, hand: int, unseen: int, voids: np.ndarray) -> floa
 
 
 @njit(cache=True)
-def _winner(ts: np.ndarray, tc: np.ndarray, n: int, led: int) -> tuple[int, int]:
-    """(Seat, card) winning the first n plays of a trick of suit led, (-1, -1) if none
-    (as the heuristic bot's: of equal Moors the last)."""
-    want = led
-    for i in range(n):
-        if _SUIT_OF[tc[i]] == TRUMPS:
-            want = TRUMPS
-    bs, bc, key = -1, -1, -1
-    for i in range(n):
-        c = tc[i]
-        if _SUIT_OF[c] != want:
-            continue
-        k = MOOR1 if MOOR1 <= c <= MOOR_LAST else c
-        if k >= key:
-            bs, bc, key = ts[i], c, k
-    return bs, bc
-
-
-@njit(cache=True)
 def _stakes(
     ts: np.ndarray,
     tc: np.ndarray,
@@ -203,7 +185,7 @@ def _p_team(
     (HeuristicBot.p_team_wins); 0.4 when only the Matto is in it."""
     p = 0.4
     if led >= 0:
-        ws, wc = _winner(ts, tc, n + 1, led)
+        ws, wc = best(_CARDS, ts, tc, n + 1, led)
         if ws >= 0:
             ours = not (ws ^ me) & 1
             p = 1.0 if ours else 0.0
@@ -286,29 +268,10 @@ def choose(
 
 
 @njit(cache=True)
-def _take(ts: np.ndarray, tc: np.ndarray, piles: np.ndarray, lastled: np.ndarray) -> int:
-    """End a whole trick: its best card's team takes it, the Matto returns to its player's
-    team (rules §4: of equal Moors the last played wins); note a plain suit's leader.
-    Return the winner."""
-    top, winner = -1, -1
-    cards = 0
-    for i in range(4):
-        c = tc[i]
-        cards |= 1 << c
-        if c == MATTO:
-            piles[ts[i] & 1] |= _MATTO_BIT
-            continue
-        if top < 0:
-            top, winner = c, ts[i]
-        elif _SUIT_OF[c] == _SUIT_OF[top]:
-            if c > top or (MOOR1 <= c <= MOOR_LAST and MOOR1 <= top <= MOOR_LAST):
-                top, winner = c, ts[i]
-        elif _SUIT_OF[c] == TRUMPS:
-            top, winner = c, ts[i]
-    piles[winner & 1] |= cards & ~_MATTO_BIT
+def _note_lead(ts: np.ndarray, tc: np.ndarray, lastled: np.ndarray) -> None:
+    """Note the plain suit a whole trick was led in, by whom (a led Matto notes nothing)."""
     if _SUIT_OF[tc[0]] < TRUMPS:
         lastled[ts[0]] = _SUIT_OF[tc[0]]
-    return winner
 
 
 @njit(cache=True)
@@ -359,11 +322,7 @@ def _playout(
     ts = np.empty(4, dtype=np.int64)
     tc = np.empty(4, dtype=np.int64)
     shown = np.empty(4, dtype=np.int64)
-    led = -1
-    for i in range(n):
-        seat = (p - n + i) & 3
-        hands[seat] |= 1 << trick[i]  # _play takes it out again
-        led = play(_CARDS, hands, seat, trick[i], ts, tc, i, led, voids)
+    led, owner = lay_down(_CARDS, hands, p, trick, n, ts, tc, voids, owner)
     left = n_cards(hands[0] | hands[1] | hands[2] | hands[3])
     played = _FULL & ~(hands[0] | hands[1] | hands[2] | hands[3] | discard)
     k = 0
@@ -393,12 +352,9 @@ def _playout(
             n += 1
             p = (p + 1) & 3
             continue
-        winner = _take(ts, tc, piles, lastled)
-        for i in range(4):
-            if tc[i] == MATTO:
-                taker = winner
-        won[winner & 1] += 1
-        last = p = winner
+        _note_lead(ts, tc, lastled)
+        p, taker = close(_CARDS, ts, tc, led, piles, won, taker)
+        last = p
         n, led = 0, -1
     moves[k] = -1
     return piles[0], piles[1], won[0], won[1], owner, taker, last
@@ -424,6 +380,7 @@ def _replay(
     decl = np.zeros(4, dtype=np.int64)
     ask = np.full(4, 1, dtype=np.int64)
     piles = np.zeros(2, dtype=np.int64)
+    won = np.zeros(2, dtype=np.int64)  # close's bookkeeping, unused here
     ts = np.empty(4, dtype=np.int64)
     tc = np.empty(4, dtype=np.int64)
     shown = np.empty(4, dtype=np.int64)
@@ -445,7 +402,8 @@ def _replay(
         led = play(_CARDS, hands, p, card, ts, tc, n, led, voids)
         n += 1
         if n == 4:
-            _take(ts, tc, piles, lastled)
+            _note_lead(ts, tc, lastled)
+            close(_CARDS, ts, tc, led, piles, won, -1)
             n, led = 0, -1
     return near, miss
 

@@ -21,12 +21,10 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
+from tarocchi.bots.compiled_tricks import best, close, lay_down, legal, play
 from tarocchi.bots.heuristic.compiled_common import (
-    best,
     cards_of,
-    legal,
     outlook,
-    play,
     recorded,
     scratch,
     tally,
@@ -186,29 +184,11 @@ def choose(
 
 
 @njit(cache=True)
-def _beats(card: int, top: int) -> bool:
-    """Whether card beats top, the card winning a trick (top -1: none yet)."""
-    if top < 0:
-        return True
-    s = _SUIT_OF[card]
-    if s == TRUMPS:
-        return _SUIT_OF[top] != TRUMPS or card > top
-    return s == _SUIT_OF[top] and card > top
-
-
-@njit(cache=True)
-def _winner(tseats: np.ndarray, tcards: np.ndarray) -> tuple[int, int]:
-    """(The seat winning a whole trick, the seat that set its suit)."""
-    top, top_seat, first = -1, -1, -1
-    for i in range(4):
-        c = tcards[i]
-        if c == MATTO:
-            continue
-        if first < 0:
-            first = tseats[i]
-        if _beats(c, top):
-            top, top_seat = c, tseats[i]
-    return top_seat, first
+def _note_lead(ledby: np.ndarray, tseats: np.ndarray, tcards: np.ndarray, led: int) -> None:
+    """Note the plain suit a whole trick was led in, by whom (a led Matto lets the next card
+    set it)."""
+    if led != TRUMPS:
+        ledby[tseats[0] if tcards[0] != MATTO else tseats[1]] |= _SUIT_MASK[led]
 
 
 @njit(cache=True)
@@ -240,13 +220,8 @@ def _playout(
     tcards = np.empty(4, dtype=np.int64)
     piles = np.zeros(2, dtype=np.int64)
     announced = n_cards(discard & _TRUMPS_M)
-    owner, taker, led = -1, -1, -1
-    for i in range(n):
-        seat = (p - n + i) & 3
-        hands[seat] |= 1 << trick[i]  # _play takes it out again
-        led = play(_CARDS, hands, seat, trick[i], tseats, tcards, i, led, voids)
-        if trick[i] == MATTO:
-            owner = seat
+    taker = -1
+    led, owner = lay_down(_CARDS, hands, p, trick, n, tseats, tcards, voids, -1)
     left = n_cards(hands[0] | hands[1] | hands[2] | hands[3])
     played = _FULL & ~(hands[0] | hands[1] | hands[2] | hands[3] | discard)
     k = 0
@@ -273,20 +248,12 @@ def _playout(
             n += 1
             p = (p + 1) & 3
             continue
-        winner, first = _winner(tseats, tcards)
-        cards = 0
-        for i in range(4):
-            cards |= 1 << tcards[i]
-        piles[winner & 1] |= cards & ~_MATTO_BIT
-        if cards & _MATTO_BIT:
-            taker = winner
-        won[winner & 1] += 1
-        if led != TRUMPS:
-            ledby[first] |= _SUIT_MASK[led]
-        p = winner
+        p, taker = close(_CARDS, tseats, tcards, led, piles, won, taker)
+        _note_lead(ledby, tseats, tcards, led)
         n, led = 0, -1
     moves[k] = -1
-    return piles[0], piles[1], won[0], won[1], owner, taker
+    # the Matto counts apart (owner and taker): the piles leave it out
+    return piles[0] & ~_MATTO_BIT, piles[1] & ~_MATTO_BIT, won[0], won[1], owner, taker
 
 
 @njit(cache=True)
@@ -328,10 +295,9 @@ def _replay(
         led = play(_CARDS, hands, p, card, tseats, tcards, n, led, voids)
         n += 1
         if n == 4:
-            winner, first = _winner(tseats, tcards)
+            winner, _ = best(_CARDS, tseats, tcards, 4, led)  # no piles: quicker than close
             won[winner & 1] += 1
-            if led != TRUMPS:
-                ledby[first] |= _SUIT_MASK[led]
+            _note_lead(ledby, tseats, tcards, led)
             n, led = 0, -1
     return near, miss
 

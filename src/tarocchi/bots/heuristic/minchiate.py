@@ -21,7 +21,8 @@ from __future__ import annotations
 from tarocchi.bots.heuristic import common
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import TRUMPS, popcount
-from tarocchi.games.minchiate import DONE, N_CARDS
+from tarocchi.games.base import led_suit
+from tarocchi.games.minchiate import CORE, DONE, N_CARDS
 from tarocchi.packs.minchiate import MATTO, PACK, trump
 from tarocchi.views import View
 
@@ -43,7 +44,7 @@ def led_before(view: View) -> int:
     """Return the union of the suits led in the finished tricks (the King rule, §4)."""
     out = 0
     for t in view.tricks:
-        led = common.trick_leader_suit(PACK, t)
+        led = led_suit(t, SUIT_OF)
         if led is not None:
             out |= SUIT_MASK[led]
     return out
@@ -118,7 +119,7 @@ class HeuristicBot(common.JudgingBot):
         odds = common.Odds(view, unseen, voids)
         future = min(1.0, (popcount(hand) - 1) / 4)
         rest = [(me + i) & 3 for i in range(1, 4 - len(trick))]
-        led = common.trick_leader_suit(PACK, trick)
+        led = led_suit(trick, SUIT_OF)
         own = opp = 0
         for seat, c in trick:
             if c != MATTO:
@@ -137,13 +138,13 @@ class HeuristicBot(common.JudgingBot):
                 if led is None:
                     values[c] = -keep - self.matto_lead_penalty
                     continue
-                win = common.best_play(PACK, trick, led)
+                win = CORE.winning_play(trick)
                 assert win is not None
                 p, added = outlook(win, led)
                 mine, cost = own, (1 - p) * self.payback
             else:
                 suit = SUIT_OF[c] if led is None else led
-                win = common.best_play(PACK, (*trick, (me, c)), suit)
+                win = CORE.winning_play((*trick, (me, c)))
                 assert win is not None
                 p, added = outlook(win, suit)
                 mine, cost = own + POINTS[c], 0.0

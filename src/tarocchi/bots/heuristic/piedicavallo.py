@@ -17,7 +17,9 @@ from __future__ import annotations
 from tarocchi.bots.heuristic import common
 from tarocchi.bots.inference import partner, void_masks
 from tarocchi.cards import TRUMPS, iter_bits, popcount
+from tarocchi.games.base import led_suit
 from tarocchi.games.piedicavallo import (
+    CORE,
     DISCARDABLE_SUIT,
     DISCARDABLE_TRUMPS,
     is_discard_legal,
@@ -91,7 +93,7 @@ class HeuristicBot(common.JudgingBot):
             hidden = ((DISCARDABLE_TRUMPS, k), (DISCARDABLE_SUIT, 2 - k))
         odds = common.Odds(view, unseen, void_masks(view), hidden)
         rest = [(me + i) & 3 for i in range(1, 4 - len(trick))]
-        led = common.trick_leader_suit(PACK, trick)
+        led = led_suit(trick, SUIT_OF)
         base = sum(POINTS[c] for _, c in trick if c != MATTO)
         stake = 0.0
         if not any((w & 1) == team for w in view.winners) and len(view.winners) >= 9:
@@ -106,13 +108,13 @@ class HeuristicBot(common.JudgingBot):
                 if led is None:
                     ev = -keep - self.matto_lead_penalty
                 else:
-                    win = common.best_play(PACK, trick, led)
+                    win = CORE.winning_play(trick)
                     assert win is not None
                     p, added = outlook(win, led)
                     ev = (2 * p - 1) * base + added - keep + p * stake
             else:
                 suit = SUIT_OF[c] if led is None else led
-                win = common.best_play(PACK, (*trick, (me, c)), suit)
+                win = CORE.winning_play((*trick, (me, c)))
                 assert win is not None
                 p, added = outlook(win, suit)
                 ev = (2 * p - 1) * (base + POINTS[c]) + added - keep + p * stake
