@@ -20,13 +20,11 @@ from tarocchi.games.base import (
     IllegalAction,
     Result,
     ScoreLine,
+    TrickCore,
     TrickGame,
     follow_reason,
-    follow_rule,
     led_suit,
-    take_trick,
     winner_of,
-    winning_play,
 )
 from tarocchi.views import View
 
@@ -44,7 +42,7 @@ PACK = cards.build_pack(
     ],
 )
 HAND_SIZE = 4
-PLAY_MASK = follow_rule(PACK)
+CORE = TrickCore(PACK)  # follow suit, else trump; the highest trump or card of the suit wins
 
 
 class State(NamedTuple):
@@ -68,6 +66,7 @@ class Toy(TrickGame[State]):
     name = "toy"
     title = "Toy"
     pack = PACK
+    core = CORE
     hand_size = HAND_SIZE
     max_margin = 4.0  # every trick to one team
     deal_slots = tuple(1 + i % 4 for i in range(4 * HAND_SIZE))
@@ -83,7 +82,7 @@ class Toy(TrickGame[State]):
         """Return the cards the player to move may play."""
         if state.to_move is None:
             return 0
-        return PLAY_MASK(state.hands[state.to_move], state.trick)
+        return CORE.follow(state.hands[state.to_move], state.trick)
 
     def illegal_reason(self, state: State, action: int) -> str:
         """Explain why a card may not be played now."""
@@ -102,11 +101,7 @@ class Toy(TrickGame[State]):
         trick = (*state.trick, (p, action))
         if len(trick) < 4:
             return state._replace(hands=new_hands, to_move=(p + 1) % 4, trick=trick)
-        won = winning_play(trick, PACK)
-        assert won is not None  # four cards: the Matto never wins alone
-        winner = won[0]
-        cards_played = tuple(c for _, c in trick)
-        piles = take_trick(state.piles, winner, trick[0][0], cards_played, PACK.matto)
+        winner, piles = CORE.close(state.piles, trick)
         over = not any(new_hands)
         return State(
             new_hands,
@@ -150,7 +145,7 @@ class ToyBot(Bot):
     def choose(self, view: View) -> int:
         """Return the highest legal card if it would win the trick so far, else the lowest."""
         top = max(view.legal)
-        won = winning_play((*view.trick, (view.seat, top)), PACK)
+        won = CORE.winning_play((*view.trick, (view.seat, top)))
         return top if won is not None and won[0] == view.seat else min(view.legal)
 
 
