@@ -1,4 +1,5 @@
-"""The `tarocchi` command: serve, db, play, history, arena, bots, bench, replay, review, verify."""
+"""The `tarocchi` command: serve, db, play, join, history, arena, bots, bench, replay, review,
+verify."""
 
 from __future__ import annotations
 
@@ -76,6 +77,10 @@ COMMANDS: dict[str, tuple[str, tuple[Option, ...]]] = {
             help="play a past day's deal of the day (YYYY-MM-DD), its seed revealed by --server "
             "and checked against its commitment; practice"),
         opt("--server", default=None, metavar="URL", help="the site of --daily's deal"),
+    )),
+    "join": ("take a seat at a friends' table from its invitation link, and play it here", (
+        opt("url", help="the invitation link (http://HOST/play/GAME?table=ID&seat=N#SECRET)"),
+        lang_option("to play in"),
     )),
     "arena": ("duplicate match between two bots", (
         GAME,
@@ -182,6 +187,10 @@ def run(args: argparse.Namespace) -> int:
         if args.daily is None:
             return play_terminal(args.game, args.seed, args.level, sys.stdin, sys.stdout, lang)
         return play_daily(args, lang)
+    if args.command == "join":
+        from tarocchi.remote import join
+
+        return join(args.url, sys.stdin, sys.stdout, args.lang or from_environment())
     if args.command == "arena":
         from tarocchi.arena import run as run_arena
 
@@ -356,6 +365,7 @@ def replay_file(path: Path) -> int:
     """Verify a record and print its deal; return 0 if it replays to its stored result."""
     from tarocchi.record import RecordError, load, replay
     from tarocchi.terminal import describe_result
+    from tarocchi.views import to_json, view
 
     try:
         rules, state = replay(load(path))
@@ -363,7 +373,8 @@ def replay_file(path: Path) -> int:
         print(f"tarocchi replay: {path}: {e}", file=sys.stderr)
         return 1
     print(f"{path}: a valid {rules.title} record; the replay reproduces the stored result.")
-    print(describe_result(rules, rules.result(state), translator("en")))
+    tr = translator("en")
+    print(describe_result(rules, to_json(view(state, 0), tr)["result"], tr))
     return 0
 
 
