@@ -382,7 +382,7 @@ def review_file(args: argparse.Namespace) -> int:
     """Review a record for a seat and print it (as text or JSON); 1 if it does not replay."""
     from tarocchi.record import RecordError, load
     from tarocchi.review import review, table_level, to_json
-    from tarocchi.terminal import describe_review
+    from tarocchi.terminal_review import describe_review
 
     tr = translator(args.lang or from_environment())
     try:
