@@ -18,6 +18,7 @@ from tarocchi.web.bounds import Limits
 
 Option = tuple[tuple[str, ...], dict[str, Any]]
 BOUNDS = Limits()  # the defaults of serve's bounds on connections
+TODAY = "today"  # `play --daily` without a date
 
 
 def opt(*flags: str, **settings: Any) -> Option:
@@ -73,9 +74,10 @@ COMMANDS: dict[str, tuple[str, tuple[Option, ...]]] = {
         opt("--level", default="normal", choices=sorted(LEVELS),
             help="how well the AI players play"),
         lang_option("to play in"),
-        opt("--daily", default=None, metavar="DATE",
-            help="play a past day's deal of the day (YYYY-MM-DD), its seed revealed by --server "
-            "and checked against its commitment; practice"),
+        opt("--daily", nargs="?", const=TODAY, default=None, metavar="DATE",
+            help="play today's deal of the day on --server (the first try of this device is "
+            "scored), or a past day's (YYYY-MM-DD), its seed revealed by --server and checked "
+            "against its commitment, as practice"),
         opt("--server", default=None, metavar="URL", help="the site of --daily's deal"),
     )),
     "join": ("take a seat at a friends' table from its invitation link, and play it here", (
@@ -428,15 +430,21 @@ def verify_daily(args: argparse.Namespace) -> int:
 
 
 def play_daily(args: argparse.Namespace, lang: str) -> int:
-    """Play a past day's deal of the day in the terminal, its seed fetched from --server and
-    checked against the commitment published before the day; return the exit status."""
+    """Play today's deal of the day through --server (the scored try of this device, the
+    seed kept on the site), or a past day's in the terminal, its seed fetched from --server
+    and checked against the commitment published before the day; return the exit status."""
+    from datetime import UTC, datetime
+
     from tarocchi import daily
     from tarocchi.terminal import play_terminal
 
     if args.server is None:
-        print("tarocchi play: --daily needs --server URL (the site reveals the seed)",
-              file=sys.stderr)  # fmt: skip
+        print("tarocchi play: --daily needs --server URL (the site deals it)", file=sys.stderr)
         return 2
+    if args.daily in (TODAY, datetime.now(UTC).date().isoformat()):
+        from tarocchi.remote import play_today
+
+        return play_today(args.server, args.game, sys.stdin, sys.stdout, lang)
     try:
         day = date.fromisoformat(args.daily)
         seed, published = published_seed(args.server, args.game, day)

@@ -21,6 +21,7 @@ import http.cookiejar
 import json
 import secrets
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -31,13 +32,15 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import TrickGame
-from tarocchi.i18n import Msg, translator
+from tarocchi.i18n import Msg, Translator, translator
 from tarocchi.terminal import (
     QUIT,
     Teller,
     command,
     deals_dir,
     describe_result,
+    hint_lines,
+    read_line,
     seat_label,
     show_turn,
 )
@@ -45,6 +48,7 @@ from tarocchi.terminal import (
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
 
+PAR_WAIT_S = 10.0  # seconds to wait for the par (the AI's deal in South's seat, on the site)
 PING_S = 10.0  # the site closes a connection silent for 30 s (as the page, ping every 10 s)
 RETRY_S = 1.0  # wait before connecting again after a drop
 FINAL = (4401, 4403, 4404, 4429)  # refusals: connecting again would be refused alike
@@ -339,6 +343,125 @@ def read_lines(inp: TextIO, teller: Teller) -> AsyncIterator[str | None]:
                 return
 
     return lines()
+
+
+# -- tarocchi play GAME --daily: today's deal through the site's API ----------------------
+
+
+def play_today(server: str, game_name: str, inp: TextIO, out: TextIO, lang: str) -> int:
+    """Play today's deal of the day of a game on a site, as this device's player (its
+    cookie kept in the data folder): the first try of the day is scored, any other is
+    practice; after a scored try, print its rank among the field and the par. Return the
+    exit status (1: the site refused or could not be reached, or the player left)."""
+    tr = translator(lang)
+    _ = tr.gettext
+    rules = game(game_name)
+    teller = Teller(rules, out, tr)
+    site = Site(server, lang, str(data_folder() / COOKIES))
+    try:
+        started = site.call("POST", f"/api/daily/{game_name}")
+    except SiteError as e:
+        print(f"tarocchi play: {e.reason}", file=out)
+        return 1
+    day = started["view"]["daily"]["date"]
+    said = {"game": rules.title, "date": day}
+    if started["scored"]:
+        teller.say(_("%(game)s, the deal of the day of %(date)s: your scored try. You are "
+                     "South; North, opposite you, is your AI partner.") % said)  # fmt: skip
+    else:
+        teller.say(_("%(game)s, the deal of the day of %(date)s, as practice (your scored try "
+                     "is played). You are South; North, opposite you, is your AI "
+                     "partner.") % said)  # fmt: skip
+    teller.say(_("Type 'help' for commands.") + "\n")
+    deal = SiteDeal(site, started, teller)
+    if not deal.play(inp):
+        teller.say(_("You left the deal."))
+        return 1
+    if started["scored"]:
+        teller.say(standing(site, game_name, day, tr))
+    return 0
+
+
+class SiteDeal:
+    """South's deal played through the site's HTTP API: its id and token, its version and
+    South's JSON view as last told."""
+
+    def __init__(self, site: Site, started: dict[str, Any], teller: Teller) -> None:
+        self.site = site
+        self.path = f"/api/games/{started['id']}"
+        self.token = str(started["token"])
+        self.teller = teller
+        self.version = int(started["version"])
+        self.data: dict[str, Any] = started["view"]
+        self.tell(started["events"])
+
+    def tell(self, events: list[dict[str, Any]]) -> None:
+        """Tell what South saw at each action."""
+        for event in events:
+            self.teller.told(event["changes"])
+
+    def play(self, inp: TextIO) -> bool:
+        """Play South's turns until the deal is over (True) or the player leaves (False)."""
+        rules, teller, tr = self.teller.rules, self.teller, self.teller.tr
+        while not self.data["over"]:
+            show_turn(rules, self.data, teller)
+            while True:
+                line = read_line(inp, teller)
+                action = QUIT if line is None else command(rules, self.data, line, teller,
+                                                           self.hint)  # fmt: skip
+                if action == QUIT:
+                    return False
+                if action is None:
+                    continue
+                body = {"action": rules.action_code(action), "version": self.version}
+                try:
+                    moved = self.site.call("POST", self.path + "/actions", body, self.token)
+                except SiteError as e:
+                    teller.say(tr.gettext("Not allowed: %(reason)s.") % {"reason": e.reason})
+                    continue
+                self.version, self.data = moved["version"], moved["view"]
+                self.tell(moved["events"])
+                break
+        teller.say(describe_result(rules, self.data["result"], tr))
+        return True
+
+    def hint(self) -> str:
+        """Return the site's hint for South's turn as text."""
+        try:
+            found = self.site.call("GET", self.path + "/hint", token=self.token)
+        except SiteError as e:
+            return e.reason
+        ranked = [(s["action"], s["value"], s["reason"]) for s in found["suggestions"]]
+        return hint_lines(ranked, self.teller.tr)
+
+
+def standing(site: Site, game_name: str, day: str, tr: Translator) -> str:
+    """Return a scored try's place among the day's, as the results page says it: the
+    margin, the share of the field beaten, the par (the AI's margin in the seat) once the
+    site has it (waiting for it up to PAR_WAIT_S)."""
+    _ = tr.gettext
+    path = f"/api/daily/{game_name}/{day}/results"
+    waited = 0.0
+    while True:
+        try:
+            r = site.call("GET", path)
+        except SiteError as e:
+            return e.reason
+        if r["par"] is not None or waited >= PAR_WAIT_S:
+            break
+        time.sleep(1.0)
+        waited += 1.0
+    lines = [_("Your margin %(margin)s: you beat %(percentile)s%% of the field (%(points)s "
+               "matchpoints, %(tries)s scored tries).") % {
+        "margin": f"{r['margin']:+g}", "percentile": f"{r['percentile']:.0f}",
+        "points": f"{r['matchpoints']:g}", "tries": r["tries"]}]  # fmt: skip
+    if r["par"] is None:
+        lines.append(_("The AI's own margin in your seat follows shortly."))
+    else:
+        lines.append(_("Par, the AI's own margin in your seat: %(par)s.")
+                     % {"par": f"{r['par']:+g}"})  # fmt: skip
+    lines.append(_("Everyone's results: %(url)s") % {"url": f"{site.base}/daily/{game_name}/{day}"})
+    return "\n".join(lines)
 
 
 def data_folder() -> Path:

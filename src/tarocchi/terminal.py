@@ -306,7 +306,7 @@ def after_the_deal(
             return
 
 
-def read_line(inp: TextIO, narrator: Narrator) -> str | None:
+def read_line(inp: TextIO, narrator: Teller) -> str | None:
     """Prompt and return one stripped line of input (echoed when piped), None at its end."""
     print("> ", end="", file=narrator.out, flush=True)
     line = inp.readline()
@@ -443,14 +443,19 @@ def describe_hints(v: View, tr: Translator) -> str:
     values and reasons."""
     from tarocchi.bots.hints import suggest
 
-    hints = suggest(v)[:5]
+    return hint_lines([(h.code, h.value, tr.text(h.reason)) for h in suggest(v)], tr)
+
+
+def hint_lines(ranked: list[tuple[str, float | None, str]], tr: Translator) -> str:
+    """Return a hint as text: the five best choices (code, value, reason), best first."""
     lines = [
         tr.gettext(
             "Hint, best first (estimated final margin for your team; type a code to play it):"
         )
     ]
-    for h in hints:
-        lines.append(f"  - {h.code:8} {h.value:>+8.2f}  {tr.text(h.reason)}")
+    for code, value, reason in ranked[:5]:
+        shown = "" if value is None else f"{value:+.2f}"
+        lines.append(f"  - {code:8} {shown:>8}  {reason}")
     return "\n".join(lines)
 
 

@@ -1,12 +1,16 @@
-"""`tarocchi join URL` against a real server: the terminal takes North's seat from its
-invitation link and plays a whole deal with South, a second human on the live protocol
-without a browser, in Italian: an action typed out of turn is refused in Italian, a
-dropped connection is made again from the last version seen (no card missed, none told
-twice), and the result is shown."""
+"""The terminal as a client of a real server. `tarocchi join URL` takes North's seat from
+its invitation link and plays a whole deal with South, a second human on the live protocol
+without a browser, in Italian: an action typed out of turn is refused in Italian, a dropped
+connection is made again from the last version seen (no card missed, none told twice), and
+the result is shown. `tarocchi play GAME --daily` plays today's deal through the site's API:
+the device's first try is scored (its rank printed, the site's results agreeing), the next
+is practice."""
 
 from __future__ import annotations
 
 import contextlib
+import http.cookiejar
+import io
 import json
 import queue
 import socket
@@ -15,12 +19,15 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
 
 import httpx
 import pytest
 from websockets.sync.client import connect
 
 from tarocchi.i18n import translator
+from tarocchi.remote import COOKIES, join
 from tests.conftest import auth
 
 GAME = "piedicavallo"
@@ -203,3 +210,51 @@ def test_join_again_with_the_same_link_takes_the_seat_back(server: str) -> None:
         assert "you are West" in done.stdout and "You left the deal." in done.stdout
     seats = httpx.get(f"{server}/api/games/{created['id']}/seats", headers=auth(created["token"]))
     assert seats.json()["seats"] == [{"seat": 3, "taken": True}]
+
+
+@pytest.mark.slow
+def test_play_daily_today_is_the_devices_scored_try_then_practice(
+    server: str, kept_deals: Path
+) -> None:
+    def play() -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "tarocchi.cli", "play", GAME, "--daily", "--server", server,
+             "--lang", "it"],
+            input="1\n" * 40, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout
+
+    first = play()
+    day = datetime.now(UTC).date().isoformat()
+    assert "prova valida" in first  # "your scored try", in Italian
+    assert IT.gettext("=== End of the deal ===") in first
+    rank = IT.gettext("Your margin %(margin)s: you beat %(percentile)s%% of the field "
+                      "(%(points)s matchpoints, %(tries)s scored tries).")  # fmt: skip
+    shown = [line for line in first.splitlines() if line.startswith(rank.split("%")[0])]
+    assert len(shown) == 1, first
+    # the device's cookie is kept in the data folder: the site knows the try as this device's
+    jar = http.cookiejar.LWPCookieJar(str(kept_deals / COOKIES))
+    jar.load(ignore_discard=True)
+    device = {c.name: c.value for c in jar}["tarocchi_device"]
+    results = httpx.get(f"{server}/api/daily/{GAME}/{day}/results",
+                        cookies={"tarocchi_device": device}).json()  # fmt: skip
+    assert shown[0].startswith(rank.split("%(margin)s")[0] + f"{results['margin']:+g}:")
+    assert results["tries"] == 1
+    second = play()
+    assert "allenamento" in second and "prova valida è" in second  # practice, in Italian
+    assert rank.split("%")[0] not in second
+    again = httpx.get(f"{server}/api/daily/{GAME}/{day}/results",
+                      cookies={"tarocchi_device": device}).json()  # fmt: skip
+    assert again["tries"] == 1 and again["margin"] == results["margin"]
+
+
+def test_join_without_websockets_names_the_extra_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "websockets.asyncio", None)  # not installed
+    out = io.StringIO()
+    link = f"http://127.0.0.1:1/play/{GAME}?table=abc&seat=2#secret"
+    assert join(link, io.StringIO(), out, "it") == 2
+    assert "pip install 'tarocchi[client]'" in out.getvalue()
+    assert out.getvalue().startswith("tarocchi join: questo comando")  # in Italian
