@@ -152,7 +152,9 @@ def test_the_day_for_three_players(client: TestClient, caplog: pytest.LogCapture
     fair = {ch["action"]: ch["fair"] for ch in first_made["choices"]}
     for ch in valued["decisions"][0]["choices"]:
         assert ch["value"] == fair[ch["action"]]
-    for p in (a, b, c):  # today's seed is in no answer any player got
+    exported = a.call("GET", "/api/me/export.json").json()  # a's finished tries, no seed
+    assert len(exported) == 2 and not any("seed" in r for r in exported)
+    for p in (a, b, c):  # today's seed is in no answer any player got (the export included)
         assert not any(str(seed) in text for text in p.seen)
 
 
