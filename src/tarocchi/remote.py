@@ -361,7 +361,8 @@ def play_today(server: str, game_name: str, inp: TextIO, out: TextIO, lang: str)
     try:
         started = site.call("POST", f"/api/daily/{game_name}")
     except SiteError as e:
-        print(f"tarocchi play: {e.reason}", file=out)
+        why = Msg("cannot reach %(url)s: %(reason)s", url=server, reason=e.reason)
+        print(f"tarocchi play: {tr.text(why) if e.status == 0 else e.reason}", file=out)
         return 1
     day = started["view"]["daily"]["date"]
     said = {"game": rules.title, "date": day}
