@@ -30,7 +30,14 @@ LAYERS = (
         "tarocchi.progress",
         "tarocchi.daily",
     ),
-    ("tarocchi.cli", "tarocchi.terminal", "tarocchi.web", "tarocchi.adapters"),
+    (
+        "tarocchi.cli",
+        "tarocchi.terminal",
+        "tarocchi.terminal_review",
+        "tarocchi.remote",
+        "tarocchi.web",
+        "tarocchi.adapters",
+    ),
     ("tarocchi.catalogs",),  # the maintainer tool (`make messages`): nothing serves it
 )
 

@@ -1,4 +1,5 @@
-"""The `tarocchi` command: serve, db, play, history, arena, bots, bench, replay, review, verify."""
+"""The `tarocchi` command: serve, db, play, join, history, arena, bots, bench, replay, review,
+verify."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from tarocchi.web.bounds import Limits
 
 Option = tuple[tuple[str, ...], dict[str, Any]]
 BOUNDS = Limits()  # the defaults of serve's bounds on connections
+TODAY = "today"  # `play --daily` without a date
 
 
 def opt(*flags: str, **settings: Any) -> Option:
@@ -72,10 +74,15 @@ COMMANDS: dict[str, tuple[str, tuple[Option, ...]]] = {
         opt("--level", default="normal", choices=sorted(LEVELS),
             help="how well the AI players play"),
         lang_option("to play in"),
-        opt("--daily", default=None, metavar="DATE",
-            help="play a past day's deal of the day (YYYY-MM-DD), its seed revealed by --server "
-            "and checked against its commitment; practice"),
+        opt("--daily", nargs="?", const=TODAY, default=None, metavar="DATE",
+            help="play today's deal of the day on --server (the first try of this device is "
+            "scored), or a past day's (YYYY-MM-DD), its seed revealed by --server and checked "
+            "against its commitment, as practice"),
         opt("--server", default=None, metavar="URL", help="the site of --daily's deal"),
+    )),
+    "join": ("take a seat at a friends' table from its invitation link, and play it here", (
+        opt("url", help="the invitation link (http://HOST/play/GAME?table=ID&seat=N#SECRET)"),
+        lang_option("to play in"),
     )),
     "arena": ("duplicate match between two bots", (
         GAME,
@@ -182,6 +189,10 @@ def run(args: argparse.Namespace) -> int:
         if args.daily is None:
             return play_terminal(args.game, args.seed, args.level, sys.stdin, sys.stdout, lang)
         return play_daily(args, lang)
+    if args.command == "join":
+        from tarocchi.remote import join
+
+        return join(args.url, sys.stdin, sys.stdout, args.lang or from_environment())
     if args.command == "arena":
         from tarocchi.arena import run as run_arena
 
@@ -356,6 +367,7 @@ def replay_file(path: Path) -> int:
     """Verify a record and print its deal; return 0 if it replays to its stored result."""
     from tarocchi.record import RecordError, load, replay
     from tarocchi.terminal import describe_result
+    from tarocchi.views import to_json, view
 
     try:
         rules, state = replay(load(path))
@@ -363,7 +375,8 @@ def replay_file(path: Path) -> int:
         print(f"tarocchi replay: {path}: {e}", file=sys.stderr)
         return 1
     print(f"{path}: a valid {rules.title} record; the replay reproduces the stored result.")
-    print(describe_result(rules, rules.result(state), translator("en")))
+    tr = translator("en")
+    print(describe_result(rules, to_json(view(state, 0), tr)["result"], tr))
     return 0
 
 
@@ -371,7 +384,7 @@ def review_file(args: argparse.Namespace) -> int:
     """Review a record for a seat and print it (as text or JSON); 1 if it does not replay."""
     from tarocchi.record import RecordError, load
     from tarocchi.review import review, table_level, to_json
-    from tarocchi.terminal import describe_review
+    from tarocchi.terminal_review import describe_review
 
     tr = translator(args.lang or from_environment())
     try:
@@ -417,15 +430,21 @@ def verify_daily(args: argparse.Namespace) -> int:
 
 
 def play_daily(args: argparse.Namespace, lang: str) -> int:
-    """Play a past day's deal of the day in the terminal, its seed fetched from --server and
-    checked against the commitment published before the day; return the exit status."""
+    """Play today's deal of the day through --server (the scored try of this device, the
+    seed kept on the site), or a past day's in the terminal, its seed fetched from --server
+    and checked against the commitment published before the day; return the exit status."""
+    from datetime import UTC, datetime
+
     from tarocchi import daily
     from tarocchi.terminal import play_terminal
 
     if args.server is None:
-        print("tarocchi play: --daily needs --server URL (the site reveals the seed)",
-              file=sys.stderr)  # fmt: skip
+        print("tarocchi play: --daily needs --server URL (the site deals it)", file=sys.stderr)
         return 2
+    if args.daily in (TODAY, datetime.now(UTC).date().isoformat()):
+        from tarocchi.remote import play_today
+
+        return play_today(args.server, args.game, sys.stdin, sys.stdout, lang)
     try:
         day = date.fromisoformat(args.daily)
         seed, published = published_seed(args.server, args.game, day)

@@ -23,6 +23,7 @@ from typing import Any
 
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import GameState, TrickGame
+from tarocchi.i18n import Msg
 from tarocchi.match import Step, advance, table_bots
 from tarocchi.record import RecordError, replay
 from tarocchi.review import unhurried
@@ -88,22 +89,25 @@ def verify(
     result, and that each AI action is the one the AI plays there. VerifyError names the
     first thing that does not hold."""
     if game_name not in GAMES:
-        raise VerifyError(f"unknown game {game_name!r}")
+        raise VerifyError(Msg("unknown game '%(game)s'", game=game_name))
     if not hmac.compare_digest(commitment(game_name, day, seed), published.strip().lower()):
-        raise VerifyError(f"the seed {seed} does not match the commitment for {day}")
+        raise VerifyError(Msg("the seed %(seed)d does not match the commitment for %(day)s",
+                              seed=seed, day=day.isoformat()))  # fmt: skip
     rules = game(game_name)
     state = rules.deal(seed)
     if record is None:
         return Verified(game_name, day, seed, state.dealer, 0)
     if record.get("game") != game_name or record.get("seed") != seed:
-        raise VerifyError(f"the record is not the deal of {game_name} on {day}")
+        raise VerifyError(Msg("the record is not the deal of %(game)s on %(day)s", game=game_name,
+                              day=day.isoformat()))  # fmt: skip
     daily = record.get("daily")
     if daily is not None and daily != {"game": game_name, "date": day.isoformat()}:
-        raise VerifyError(f"the record says it is the deal of the day {daily!r}")
+        raise VerifyError(Msg("the record says it is the deal of the day %(daily)s",
+                              daily=repr(daily)))  # fmt: skip
     try:
         replay(record)  # the hands, the dealer, every action's legality and the result
     except RecordError as e:
-        raise VerifyError(str(e)) from None
+        raise VerifyError(e.args[0]) from None
     actions = [(e["seat"], rules.parse_action(e["action"])) for e in record["actions"]]
     checked, i = 0, 0
     while i < len(actions):
@@ -115,7 +119,9 @@ def verify(
             seat, action = actions[i]
             if (step.seat, step.action) != (seat, action):
                 want = rules.action_code(step.action)
-                raise VerifyError(f"action {i + 1} ({rules.action_code(action)} by seat {seat})"
-                                  f" does not follow: the AI plays {want} there")  # fmt: skip
+                why = Msg("action %(n)d (%(action)s by seat %(seat)d) does not follow: the AI "
+                          "plays %(want)s there", n=i + 1, seat=seat,
+                          action=rules.action_code(action), want=want)  # fmt: skip
+                raise VerifyError(why)
             state, i, checked = step.state, i + 1, checked + 1
     return Verified(game_name, day, seed, state.dealer, checked)

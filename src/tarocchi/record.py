@@ -18,6 +18,7 @@ from tarocchi.cards import bits
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import GameState, TrickGame
 from tarocchi.games.replay import ReplayError, iter_replay
+from tarocchi.i18n import Msg
 from tarocchi.match import DealLog
 from tarocchi.views import event_to_json, result_to_json
 
@@ -88,7 +89,7 @@ def load(path: Path) -> dict[str, Any]:
 def _field(record: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
     value = record.get(key)
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise RecordError(f"the record's {key!r} is missing or malformed")
+        raise RecordError(Msg("the record's '%(key)s' is missing or malformed", key=key))
     return value
 
 
@@ -114,52 +115,58 @@ def replay_states(
         raise RecordError(*e.args) from None
     final = states[-1]
     if not rules.is_over(final):
-        raise RecordError(f"the record stops after {len(log)} actions, before the deal ends")
+        raise RecordError(Msg("the record stops after %(n)d actions, before the deal ends",
+                              n=len(log)))  # fmt: skip
     want = record.get("result")
     got = result_to_json(rules, rules.result(final))
     if not isinstance(want, dict):
-        raise RecordError("the record has no result")
+        raise RecordError(Msg("the record has no result"))
     for key in ("ns", "ew", "winner", "ns_resti", "ew_resti"):
         if key in got and want.get(key) != got[key]:
             claim = f"{key}={want.get(key)!r}"
-            raise RecordError(f"the stored result has {claim} but replay gives {got[key]!r}")
+            raise RecordError(Msg("the stored result has %(claim)s but replay gives %(got)s",
+                                  claim=claim, got=repr(got[key])))  # fmt: skip
     if "winners" in record and record["winners"] != list(final.winners):
-        raise RecordError("the stored trick winners do not match the replay")
+        raise RecordError(Msg("the stored trick winners do not match the replay"))
     return rules, tuple(states), tuple(actions)
 
 
 def _dealt(record: dict[str, Any]) -> tuple[TrickGame[Any], GameState]:
     """Return a record's rules and its deal, checked against what the record says was dealt."""
     if record.get("format") != FORMAT:
-        raise RecordError(f"not a tarocchi record (format must be {FORMAT!r})")
+        raise RecordError(Msg("not a tarocchi record (format must be '%(format)s')", format=FORMAT))
     if record.get("version") != VERSION:
-        raise RecordError(f"unsupported record version {record.get('version')!r}")
+        raise RecordError(Msg("unsupported record version %(version)s",
+                              version=repr(record.get("version"))))  # fmt: skip
     name = _field(record, "game", str)
     if name not in GAMES:
-        raise RecordError(f"unknown game {name!r}")
+        raise RecordError(Msg("unknown game '%(game)s'", game=name))
     rules = game(name)
     state = rules.deal(_field(record, "seed", int))
     if record.get("dealer") != state.dealer:
-        raise RecordError(f"the dealer does not match the seed (the seed deals {state.dealer})")
+        raise RecordError(Msg("the dealer does not match the seed (the seed deals %(dealer)d)",
+                              dealer=state.dealer))  # fmt: skip
     hands = _field(record, "hands", list)
     dealt = [rules.pack.codes_of(h) for h in rules.dealt_hands(state)]
     try:
         stored = [sorted(rules.pack.card_id(str(c)) for c in h) for h in hands]
     except (TypeError, ValueError) as e:
-        raise RecordError(f"the record's hands are malformed: {e}") from None
+        raise RecordError(
+            Msg("the record's hands are malformed: %(reason)s", reason=str(e))
+        ) from None
     if stored != [sorted(rules.pack.card_id(c) for c in h) for h in dealt]:
-        raise RecordError("the hands do not match the seed")
+        raise RecordError(Msg("the hands do not match the seed"))
     for key, value in rules.deal_fields(state).items():
         if record.get(key) != json.loads(json.dumps(value)):
-            raise RecordError(f"the record's {key!r} does not match the seed")
+            raise RecordError(Msg("the record's '%(key)s' does not match the seed", key=key))
     return rules, state
 
 
 def _entry(n: int, entry: Any) -> tuple[int, str]:
     """Return the record's n-th action as (seat, code), or raise RecordError if malformed."""
     if not isinstance(entry, dict):
-        raise RecordError(f"action {n} is malformed: {entry!r}")
+        raise RecordError(Msg("action %(n)d is malformed: %(entry)s", n=n, entry=repr(entry)))
     seat, code = entry.get("seat"), entry.get("action")
     if not isinstance(code, str) or not isinstance(seat, int) or isinstance(seat, bool):
-        raise RecordError(f"action {n} is malformed: {entry!r}")
+        raise RecordError(Msg("action %(n)d is malformed: %(entry)s", n=n, entry=repr(entry)))
     return seat, code

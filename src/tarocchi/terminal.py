@@ -18,23 +18,21 @@ import os
 import random
 import secrets
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from tarocchi import daily, progress
 from tarocchi.bots import make_bot
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TEAMS, TRUMPS, bits, team_of
 from tarocchi.games import game
-from tarocchi.games.base import IllegalAction, Result, TrickGame, exact
+from tarocchi.games.base import IllegalAction, TrickGame
 from tarocchi.i18n import N_, Msg, Translator, joined, nmsg, translator
 from tarocchi.match import DealLog, advance, bot_seed
 from tarocchi.record import now
-from tarocchi.views import View, amount, changes, headline, step, view
-
-if TYPE_CHECKING:
-    from tarocchi.review import Decision, Review
+from tarocchi.terminal_review import num
+from tarocchi.views import View, amount, changes, step, to_json, view
 
 HUMAN = 0
 SUIT_ORDER = (TRUMPS, 0, 1, 2, 3, FOOL)
@@ -59,9 +57,9 @@ DATA_ENV = "TAROCCHI_DATA"  # the folder of the kept deals, instead of the platf
 LEFT = "tarocchi-left"  # the format of a quit deal's note (a finished one keeps its record)
 
 
-def seat_label(seat: int, tr: Translator) -> str:
-    """Return "South (you)" for the human, "North (partner)" and so on."""
-    role = ROLES[0] if seat == 0 else ROLES[2] if seat == 2 else ROLES[1]
+def seat_label(seat: int, tr: Translator, me: int = HUMAN) -> str:
+    """Return a seat as the player of seat me says it: "South (you)", "North (partner)"..."""
+    role = ROLES[0] if seat == me else ROLES[2] if seat == (me + 2) % 4 else ROLES[1]
     return tr.gettext(role) % {"seat": tr.seat(seat)}
 
 
@@ -112,50 +110,88 @@ def describe_hand(rules: TrickGame[Any], mask: int, tr: Translator) -> str:
     return "\n".join(lines) or "  " + tr.gettext("(no cards)")
 
 
-def describe_trick(
-    rules: TrickGame[Any], trick: tuple[tuple[int, int], ...], tr: Translator
-) -> str:
-    """Return who played what in a trick."""
-    if not trick:
+def describe_trick(rules: TrickGame[Any], plays: list[dict[str, Any]], tr: Translator,
+                   me: int = HUMAN) -> str:  # fmt: skip
+    """Return who played what in a trick (its plays as a JSON view gives them)."""
+    if not plays:
         return "  " + tr.gettext("(no card played yet)")
-    return "\n".join(f"  {seat_label(s, tr):20} {card_label(rules, c, tr)}" for s, c in trick)
+    rows = [(seat_label(p["seat"], tr, me), rules.card_id(p["card"])) for p in plays]
+    return "\n".join(f"  {who:20} {card_label(rules, card, tr)}" for who, card in rows)
 
 
-def describe_result(rules: TrickGame[Any], result: Result, tr: Translator) -> str:
-    """Return the end-of-deal summary: each team's cards and points, the breakdown, the winner."""
+def mask_of(rules: TrickGame[Any], codes: Iterable[str]) -> int:
+    """Return the mask of cards given by their codes."""
+    return sum(1 << rules.card_id(c) for c in codes)
+
+
+def describe_result(rules: TrickGame[Any], result: dict[str, Any], tr: Translator,
+                    me: int = HUMAN) -> str:  # fmt: skip
+    """Return the end-of-deal summary from a JSON view's result, as the player of seat me
+    reads it: each team's cards and points, the breakdown, the winner."""
     _ = tr.gettext
     out = ["", _("=== End of the deal ===")]
     for t in (0, 1):
-        cards = card_names(rules, sorted_cards(rules, result.piles[t]), tr)
+        cards = card_names(rules, sorted_cards(rules, mask_of(rules, result["piles"][TEAMS[t]])),
+                           tr)  # fmt: skip
         pile = _("%(team)s cards: %(cards)s") % {"team": _(TEAMS[t]), "cards": cards}
         out.append(wrap(pile, "", "  "))
     out.append("")
     out.append(f"  {'':44} {_('NS'):>6} {_('EW'):>6}")
-    for line in result.lines:
-        note = f"  ({tr.text(line.note)})" if line.note else ""
-        out.append(f"  {tr.text(line.label):44} {_num(line.ns):>6} {_num(line.ew):>6}{note}")
-    out.append(f"  {_('Total'):44} {_num(result.ns):>6} {_num(result.ew):>6}")
-    winner = {
-        "NS": _("Result: North-South win: you and your partner."),
-        "EW": _("Result: East-West win: the opponents."),
-        "draw": _("Result: a draw."),
-    }[result.winner]
-    out.append(winner)
-    out.append(tr.text(headline(rules, result)))
+    for line in result["lines"]:
+        note = f"  ({line['note']})" if line["note"] else ""
+        out.append(f"  {line['label']:44} {num(line['ns']):>6} {num(line['ew']):>6}{note}")
+    out.append(f"  {_('Total'):44} {num(result['ns']):>6} {num(result['ew']):>6}")
+    ours = result["winner"] == TEAMS[team_of(me)]
+    out.append({
+        ("NS", True): _("Result: North-South win: you and your partner."),
+        ("EW", False): _("Result: East-West win: the opponents."),
+        ("EW", True): _("Result: East-West win: you and your partner."),
+        ("NS", False): _("Result: North-South win: the opponents."),
+    }.get((result["winner"], ours), _("Result: a draw.")))  # fmt: skip
+    out.append(result["headline"])
     return "\n".join(out)
 
 
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
+class Teller:
+    """Tells the player of a seat (me) what they see, in tr's language: the deal's entries
+    as they come (`views.changes`), and lines."""
 
-
-class Narrator:
-    """Follows the deal and tells the human what each action let them see."""
-
-    def __init__(self, rules: TrickGame[Any], out: TextIO, tr: Translator, state: Any) -> None:
+    def __init__(self, rules: TrickGame[Any], out: TextIO, tr: Translator, me: int = HUMAN
+                 ) -> None:  # fmt: skip
         self.rules = rules
         self.out = out
         self.tr = tr
+        self.me = me
+
+    def told(self, entries: list[dict[str, Any]]) -> None:
+        """Print history entries: events, cards laid aside, plays and trick winners."""
+        tr = self.tr
+        for item in entries:
+            if item["type"] in ("event", "aside"):
+                seat = item["seat"]
+                named = seat is None or item["text"].startswith(tr.seat(seat))
+                who = "" if named else f"{seat_label(seat, tr, self.me)}: "
+                self.say(f"* {who}{item['text']}")
+            elif item["type"] == "play":
+                card = card_label(self.rules, self.rules.card_id(item["card"]), tr)
+                self.say(
+                    "  "
+                    + tr.gettext("%(seat)s plays %(card)s")
+                    % {"seat": f"{seat_label(item['seat'], tr, self.me):20}", "card": card}
+                )
+            else:
+                self.say(f"  -> {item['text']}\n")
+
+    def say(self, text: str) -> None:
+        """Print a line."""
+        print(text, file=self.out, flush=True)
+
+
+class Narrator(Teller):
+    """Follows a local deal and tells the human (South) what each action let them see."""
+
+    def __init__(self, rules: TrickGame[Any], out: TextIO, tr: Translator, state: Any) -> None:
+        super().__init__(rules, out, tr)
         self.state = state
         self.last = view(state, HUMAN)
 
@@ -165,29 +201,6 @@ class Narrator:
             self.rules, self.state, action, HUMAN, self.last, self.tr
         )
         self.told(seen)
-
-    def told(self, entries: list[dict[str, Any]]) -> None:
-        """Print history entries: events, cards laid aside, plays and trick winners."""
-        tr = self.tr
-        for item in entries:
-            if item["type"] in ("event", "aside"):
-                seat = item["seat"]
-                named = seat is None or item["text"].startswith(tr.seat(seat))
-                who = "" if named else f"{seat_label(seat, tr)}: "
-                self.say(f"* {who}{item['text']}")
-            elif item["type"] == "play":
-                card = card_label(self.rules, self.rules.card_id(item["card"]), tr)
-                self.say(
-                    "  "
-                    + tr.gettext("%(seat)s plays %(card)s")
-                    % {"seat": f"{seat_label(item['seat'], tr):20}", "card": card}
-                )
-            else:
-                self.say(f"  -> {item['text']}\n")
-
-    def say(self, text: str) -> None:
-        """Print a line."""
-        print(text, file=self.out)
 
 
 def play_terminal(
@@ -239,7 +252,7 @@ def play_terminal(
             log.actions.append((taken.seat, taken.action))
         v = narrator.last
         if v.result is not None:
-            say(describe_result(rules, v.result, tr))
+            say(describe_result(rules, to_json(v, tr)["result"], tr))
             log.final = narrator.state
             extra = {} if day is None else {"daily": {"game": game_name, "date": str(day)},
                                             "practice": {"from": None, "action": 0}}  # fmt: skip
@@ -262,6 +275,7 @@ def after_the_deal(
     another answer."""
     from tarocchi.record import make_record, save
     from tarocchi.review import review
+    from tarocchi.terminal_review import describe_review
 
     tr = narrator.tr
     _ = tr.gettext
@@ -292,7 +306,7 @@ def after_the_deal(
             return
 
 
-def read_line(inp: TextIO, narrator: Narrator) -> str | None:
+def read_line(inp: TextIO, narrator: Teller) -> str | None:
     """Prompt and return one stripped line of input (echoed when piped), None at its end."""
     print("> ", end="", file=narrator.out, flush=True)
     line = inp.readline()
@@ -304,91 +318,124 @@ def read_line(inp: TextIO, narrator: Narrator) -> str | None:
     return text
 
 
+QUIT = -1  # the action of a line that leaves the deal
+
+
 def ask(rules: TrickGame[Any], state: Any, v: View, inp: TextIO, narrator: Narrator) -> int | None:
     """Prompt until the human gives a legal action; return it, or None on quit or end of
     input. A refused action is explained and changes nothing."""
-    say = narrator.say
     tr = narrator.tr
-    _ = tr.gettext
-    say("\n" + _("Your hand:") + "\n" + describe_hand(rules, v.hand, tr))
-    if v.trick:
-        say(_("Current trick:") + "\n" + describe_trick(rules, v.trick, tr))
-    numbered = [f"{i}) {rules.action_code(a)}" for i, a in enumerate(v.legal, start=1)]
-    line = _("%(prompt)s -- legal: %(options)s") % {
-        "prompt": prompt_title(v, tr),
-        "options": "  ".join(numbered),
-    }
-    say(textwrap.fill(line, WIDTH, subsequent_indent="  ", break_on_hyphens=False))
-    for i, a in enumerate(v.legal, start=1):
-        if a >= rules.pack.size:  # say what an action that is not a card does
-            say(f"  {i}) {rules.action_code(a)} -- {tr.text(rules.action_detail(v.hand, a).label)}")
+    data = to_json(v, tr)
+    show_turn(rules, data, narrator)
     while True:
         text = read_line(inp, narrator)
         if text is None:
             return None
-        word = text.lower()
-        if not text:
-            continue
-        if word in ("quit", "exit", "q"):
+        action = command(rules, data, text, narrator, lambda: describe_hints(v, tr))
+        if action == QUIT:
             return None
-        if word in ("help", "h"):
-            say(help_text(rules, tr))
-        elif word in ("?", "hint"):
-            say(describe_hints(v, tr))
-        elif word in ("hand",):
-            say(describe_hand(rules, v.hand, tr))
-        elif word in ("last", "l"):
-            if v.tricks:
-                say(_("Last trick (won by %(seat)s):") % {"seat": seat_label(v.winners[-1], tr)})
-                say(describe_trick(rules, v.tricks[-1], tr))
-            else:
-                say(_("No trick has been finished yet."))
-        elif word in ("trick", "t"):
-            say(describe_trick(rules, v.trick, tr))
-        elif word in ("score", "s"):
-            say(describe_score(rules, v, tr))
+        if action is None:
+            continue
+        try:
+            rules.check_action(state, action)
+            return action
+        except IllegalAction as e:
+            narrator.say(tr.gettext("Not allowed: %(reason)s.") % {"reason": tr.text(e.args[0])})
+
+
+def show_turn(rules: TrickGame[Any], data: dict[str, Any], teller: Teller) -> None:
+    """Print what a seat sees at its turn (its JSON view): its hand, the trick and its
+    choices, numbered, each choice that is not a card with what it does."""
+    tr, me = teller.tr, teller.me
+    _ = tr.gettext
+    teller.say("\n" + _("Your hand:") + "\n" + describe_hand(rules, mask_of(rules, data["hand"]),
+                                                            tr))  # fmt: skip
+    if data["trick"]:
+        teller.say(_("Current trick:") + "\n" + describe_trick(rules, data["trick"], tr, me))
+    numbered = [f"{i}) {code}" for i, code in enumerate(data["legal"], start=1)]
+    line = _("%(prompt)s -- legal: %(options)s") % {
+        "prompt": prompt_title(data, tr),
+        "options": "  ".join(numbered),
+    }
+    teller.say(textwrap.fill(line, WIDTH, subsequent_indent="  ", break_on_hyphens=False))
+    details = {d["code"]: d["label"] for d in data["action_details"]}
+    for i, code in enumerate(data["legal"], start=1):
+        if code in details:  # say what an action that is not a card does
+            teller.say(f"  {i}) {code} -- {details[code]}")
+
+
+def command(rules: TrickGame[Any], data: dict[str, Any], text: str, teller: Teller,
+            hint: Callable[[], str] | None) -> int | None:  # fmt: skip
+    """Answer a line typed by a seat whose JSON view is data: return the action it names
+    (QUIT to leave), or None once answered (a command that shows something, a choice that
+    names no action, or a blank line). hint gives the hint's text (None: none offered)."""
+    tr, me = teller.tr, teller.me
+    _ = tr.gettext
+    say = teller.say
+    word = text.lower()
+    if not text:
+        return None
+    if word in ("quit", "exit", "q"):
+        return QUIT
+    if word in ("help", "h"):
+        say(help_text(rules, tr))
+    elif word in ("?", "hint"):
+        say(hint() if hint is not None else _("No hints are offered here."))
+    elif word in ("hand",):
+        say(describe_hand(rules, mask_of(rules, data["hand"]), tr))
+    elif word in ("last", "l"):
+        if data["tricks"]:
+            last = data["tricks"][-1]
+            say(_("Last trick (won by %(seat)s):") % {"seat": seat_label(last["winner"], tr, me)})
+            say(describe_trick(rules, last["plays"], tr, me))
         else:
-            action = parse_choice(rules, v, text, tr)
-            if isinstance(action, str):
-                say(action)
-                continue
-            try:
-                rules.check_action(state, action)
-                return action
-            except IllegalAction as e:
-                say(_("Not allowed: %(reason)s.") % {"reason": tr.text(e.args[0])})
+            say(_("No trick has been finished yet."))
+    elif word in ("trick", "t"):
+        say(describe_trick(rules, data["trick"], tr, me))
+    elif word in ("score", "s"):
+        say(describe_score(data, tr))
+    else:
+        action = parse_choice(rules, data["legal"], text, tr)
+        if isinstance(action, int):
+            return action
+        say(action)
+    return None
 
 
-def parse_choice(rules: TrickGame[Any], v: View, text: str, tr: Translator) -> int | str:
-    """Return the action meant by text (a code or a listed number), or the reason it is refused."""
+def parse_choice(rules: TrickGame[Any], legal: list[str], text: str, tr: Translator) -> int | str:
+    """Return the action meant by text (a code or the number of a legal choice), or the
+    reason it is refused."""
     _ = tr.gettext
     if text.isdigit():
         n = int(text)
-        if 1 <= n <= len(v.legal):
-            return v.legal[n - 1]
-        return _("Choose a number from 1 to %(n)d, or type a card code.") % {"n": len(v.legal)}
+        if 1 <= n <= len(legal):
+            return rules.parse_action(legal[n - 1])
+        if not legal:
+            return _("Not allowed: %(reason)s.") % {"reason": _("it is not your turn")}
+        return _("Choose a number from 1 to %(n)d, or type a card code.") % {"n": len(legal)}
     try:
         action = rules.parse_action(text)
     except ValueError as e:
         return _("%(reason)s. Type a card code such as %(code)s, or 'help'.") % {
             "reason": tr.text(e.args[0]),
-            "code": rules.action_code(v.legal[0]),
+            "code": legal[0] if legal else "CU-K",
         }
     return action
 
 
-def prompt_title(v: View, tr: Translator) -> str:
-    """Return what the human is asked to do in this phase."""
+def prompt_title(data: dict[str, Any], tr: Translator) -> str:
+    """Return what a seat (its JSON view) is asked to do in this phase."""
     _ = tr.gettext
-    if v.phase == "discard":
-        if v.dealer == HUMAN:
+    phase = data["phase"]
+    if phase == "discard":
+        if data["dealer"] == data["seat"]:
             return _("You are the dealer: choose a card to discard (face down)")
         return _("You are the cutter: choose a card to discard (face down)")
-    if v.phase == "declare":
+    if phase == "declare":
         return _("Declare your combinations or pass")
-    if v.phase == "play":
-        return _("Your turn to lead") if not v.trick else _("Your turn to play")
-    return _("Your decision (%(phase)s)") % {"phase": v.phase}
+    if phase == "play":
+        return _("Your turn to lead") if not data["trick"] else _("Your turn to play")
+    return _("Your decision (%(phase)s)") % {"phase": phase}
 
 
 def describe_hints(v: View, tr: Translator) -> str:
@@ -396,178 +443,47 @@ def describe_hints(v: View, tr: Translator) -> str:
     values and reasons."""
     from tarocchi.bots.hints import suggest
 
-    hints = suggest(v)[:5]
+    return hint_lines([(h.code, h.value, tr.text(h.reason)) for h in suggest(v)], tr)
+
+
+def hint_lines(ranked: list[tuple[str, float | None, str]], tr: Translator) -> str:
+    """Return a hint as text: the five best choices (code, value, reason), best first."""
     lines = [
         tr.gettext(
             "Hint, best first (estimated final margin for your team; type a code to play it):"
         )
     ]
-    for h in hints:
-        lines.append(f"  - {h.code:8} {h.value:>+8.2f}  {tr.text(h.reason)}")
+    for code, value, reason in ranked[:5]:
+        shown = "" if value is None else f"{value:+.2f}"
+        lines.append(f"  - {code:8} {shown:>8}  {reason}")
     return "\n".join(lines)
 
 
-def describe_score(rules: TrickGame[Any], v: View, tr: Translator) -> str:
+def describe_score(data: dict[str, Any], tr: Translator) -> str:
     """Return tricks won by each team and the running score as the game counts it, as far
-    as South can see, with its parts and how it is counted."""
+    as the seat of a JSON view can see, with its parts and how it is counted."""
     tricks = [0, 0]
-    for w in v.winners:
-        tricks[team_of(w)] += 1
+    for t in data["tricks"]:
+        tricks[team_of(t["winner"])] += 1
     lines = [
         "  " + tr.text(nmsg("%(team)s: %(n)d trick", "%(team)s: %(n)d tricks", n, team=TEAMS[t]))
         for t, n in enumerate(tricks)
     ]
-    tally = rules.tally(v)
+    tally = data["score"]
     score = Msg(
         "Score: North-South %(ns)s, East-West %(ew)s",
-        ns=amount(tally.unit, tally.ns),
-        ew=amount(tally.unit, tally.ew),
+        ns=amount(tally["unit"], tally["NS"]),
+        ew=amount(tally["unit"], tally["EW"]),
     )
     lines.append("  " + tr.text(score))
-    for part in tally.parts:
-        row = tr.text(Msg("%(label)s: North-South %(ns)s, East-West %(ew)s", label=part.label,
-                          ns=exact(part.ns), ew=exact(part.ew)))  # fmt: skip
-        if part.note:  # what the part counts, with the deal's own numbers
-            row += f" ({tr.text(part.note)})"
+    for part in tally["parts"]:
+        row = tr.text(Msg("%(label)s: North-South %(ns)s, East-West %(ew)s", label=part["label"],
+                          ns=part["NS"], ew=part["EW"]))  # fmt: skip
+        if part["note"]:  # what the part counts, with the deal's own numbers
+            row += f" ({part['note']})"
         lines.append(textwrap.fill(row, WIDTH, initial_indent="    ", subsequent_indent="      "))
-    lines.append(textwrap.fill(tr.text(tally.how), WIDTH, initial_indent="  ",
-                               subsequent_indent="  "))  # fmt: skip
+    lines.append(textwrap.fill(tally["how"], WIDTH, initial_indent="  ", subsequent_indent="  "))
     return "\n".join(lines)
-
-
-def describe_review(r: Review, tr: Translator) -> str:
-    """Return a review as text: each decision with its values and mark, the accuracy, the key
-    moments and the AI in the seat on the same cards."""
-    from tarocchi.review import THRESHOLDS
-
-    _ = tr.gettext
-    unit = _(r.unit)
-    t = THRESHOLDS[r.game]
-    out = [
-        "",
-        _("=== Review of %(seat)s's play ===") % {"seat": tr.seat(r.seat)},
-        _(
-            "Values: your team's estimated final margin (%(unit)s) from what you could see; "
-            "in brackets, seeing every card (hindsight)."
-        )
-        % {"unit": unit},
-        _("Marks by cost: inaccuracy from %(a)s, mistake from %(b)s, blunder from %(c)s.")
-        % {"a": _num(t.inaccuracy), "b": _num(t.mistake), "c": _num(t.blunder)},
-        "",
-    ]
-    out.extend(describe_decision(d, tr) for d in r.decisions)
-    out.append("")
-    if r.accuracy is not None and r.average_cost is not None:
-        out.append(
-            _(
-                "Accuracy: %(share)d%% of %(n)d valued decisions best or good; "
-                "average cost %(cost)s %(unit)s."
-            )
-            % {
-                "share": round(100 * r.accuracy),
-                "n": len(r.valued),
-                "cost": _num(r.average_cost),
-                "unit": unit,
-            }
-        )
-    out.append(
-        _("Costs in all: %(cost)s %(unit)s; final margin: %(margin)s %(unit)s.")
-        % {"cost": _num(r.total_cost), "margin": f"{r.margin:+g}", "unit": unit}
-    )
-    if r.key_moments:
-        out.append(_("Key moments:"))
-        for k in r.key_moments:
-            d = r.decisions[k.decision]
-            out.append(
-                "  "
-                + _("%(where)s (%(mark)s, %(cost)s %(unit)s): %(reason)s")
-                % {
-                    "where": where(d, tr),
-                    "mark": _(k.mark),
-                    "cost": _num(-k.cost),
-                    "unit": unit,
-                    "reason": tr.text(k.reason),
-                }
-            )
-    out.extend(describe_swings(r, tr))
-    if r.ai is not None:
-        out.append(describe_ai(r, tr))
-    return "\n".join(out)
-
-
-def describe_swings(r: Review, tr: Translator) -> list[str]:
-    """Return the lines of the graph's large moves: each with its causes as large as a
-    mistake (else its largest), largest first."""
-    from tarocchi.review import THRESHOLDS
-
-    if not r.swings:
-        return []
-    _ = tr.gettext
-    unit = _(r.unit)
-    lines = [_("What moved the estimate")]
-    for s in r.swings:
-        causes = sorted(s.causes, key=lambda c: -abs(c.change))
-        named = [c for c in causes if abs(c.change) >= THRESHOLDS[r.game].mistake] or causes[:1]
-        trick = s.causes[0].trick if s.causes else 1
-        head = _("%(when)s: %(change)s in all") % {
-            "when": tr.gettext("Trick %(n)d") % {"n": trick},
-            "change": f"{s.change:+g} {unit}",
-        }
-        what = _("%(what)s: %(change)s")
-        parts = [what % {"what": tr.text(c.label), "change": f"{c.change:+g}"} for c in named]
-        lines.append(f"  {head}: " + _("; ").join(parts))
-    return lines
-
-
-def where(d: Decision, tr: Translator) -> str:
-    """Return when a decision was taken: its trick, or its phase before the play."""
-    if d.trick:
-        return tr.gettext("Trick %(n)d") % {"n": d.trick}
-    return {
-        "discard": tr.gettext("Discard"),
-        "declare": tr.gettext("Declaration"),
-    }.get(d.phase, d.phase)
-
-
-def describe_decision(d: Decision, tr: Translator) -> str:
-    """Return one line on a decision: the choice made, its value, the best and the mark."""
-    _ = tr.gettext
-
-    def valued(code: str) -> str:
-        c = d.choice(code)
-        if c.fair is None:
-            return code
-        hindsight = "" if c.hindsight is None else f" [{c.hindsight:+.1f}]"
-        return f"{code} ({c.fair:+.1f}{hindsight})"
-
-    head = f"  {where(d, tr) + ':':12} "
-    if d.kind == "forced":
-        return head + _("%(made)s, your only choice: forced") % {"made": valued(d.made)}
-    values = {"made": valued(d.made), "mark": _(d.mark) if d.mark else ""}
-    if d.made == d.best or d.cost == 0:
-        return head + _("you chose %(made)s: %(mark)s") % values
-    values.update(best=valued(d.best), cost=_num(-(d.cost or 0.0)))
-    return head + _("you chose %(made)s, best %(best)s: %(mark)s (%(cost)s)") % values
-
-
-def describe_ai(r: Review, tr: Translator) -> str:
-    """Return the line comparing the seat's margin with the AI's on the same cards."""
-    assert r.ai is not None
-    _ = tr.gettext
-    gap = r.margin - r.ai.margin
-    values = {
-        "level": r.ai.level,
-        "you": f"{r.margin:+g}",
-        "ai": f"{r.ai.margin:+g}",
-        "n": _num(abs(gap)),
-        "unit": _(r.unit),
-    }
-    line = _("The AI (%(level)s) on your cards: you %(you)s, the AI in your seat %(ai)s") % values
-    if gap > 0:
-        return line + ": " + _("you beat it by %(n)s %(unit)s.") % values
-    if gap < 0:
-        return line + ": " + _("it beat you by %(n)s %(unit)s.") % values
-    return line + ": " + _("the same.")
 
 
 # -- the kept deals: `tarocchi history` ----------------------------------------------------

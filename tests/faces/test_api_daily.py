@@ -152,7 +152,9 @@ def test_the_day_for_three_players(client: TestClient, caplog: pytest.LogCapture
     fair = {ch["action"]: ch["fair"] for ch in first_made["choices"]}
     for ch in valued["decisions"][0]["choices"]:
         assert ch["value"] == fair[ch["action"]]
-    for p in (a, b, c):  # today's seed is in no answer any player got
+    exported = a.call("GET", "/api/me/export.json").json()  # a's finished tries, no seed
+    assert len(exported) == 2 and not any("seed" in r for r in exported)
+    for p in (a, b, c):  # today's seed is in no answer any player got (the export included)
         assert not any(str(seed) in text for text in p.seen)
 
 
@@ -189,3 +191,35 @@ def test_a_server_publishes_today_and_tomorrow_unasked(tmp_path: Path) -> None:
         for day in (today(), tomorrow):
             for name in ("minchiate", "ottocento", NAME):
                 assert store.daily.commitment(name, day) is not None, (name, day)
+
+
+@pytest.mark.slow
+def test_the_verify_page_checks_a_record_of_the_day(client: TestClient) -> None:
+    """The verify page's check (POST .../verify) replays a record sent as the page sends it
+    (without what the replay derives) and answers in the reader's language; a tampered
+    record is told what does not hold, and today's deal is not checked before its end."""
+    from tests.play.test_daily import played
+
+    store = store_of(client)
+    day = datetime.now(UTC).date() - timedelta(days=3)
+    seed = daily.seed_of(store.daily.key("now"), NAME, day)
+    store.daily.publish(NAME, day.isoformat(), daily.commitment(NAME, day, seed), "then")
+    page = client.get(f"/daily/{NAME}/{day}/verify", params={"lang": "it"})
+    assert 'id="verify-record"' in page.text and "Controlla il registro" in page.text
+    record = played(seed)
+    ai = sum(1 for a in record["actions"] if a["seat"] != 0)
+    sent = {k: v for k, v in record.items() if k not in ("tricks", "events")}
+    url = f"/api/daily/{NAME}/{day}/verify"
+    it = {"Accept-Language": "it"}
+    got = client.post(url, json=sent, headers=it)
+    assert got.status_code == 200, got.text
+    assert got.json()["ok"] and got.json()["ai_actions"] == ai > 30
+    assert f"tutte le sue {ai} azioni dell'IA" in got.json()["text"]
+    tampered = {**sent, "result": {**sent["result"], "ns": sent["result"]["ns"] + 1}}
+    bad = client.post(url, json=tampered, headers=it).json()
+    assert bad == {"ok": False, "ai_actions": None, "text": bad["text"]}
+    assert bad["text"].startswith("il risultato salvato ha ns=")
+    today_url = f"/api/daily/{NAME}/{today()}/verify"
+    assert client.post(today_url, json=sent).status_code == 409  # its seed is secret
+    assert client.post(url, json=[1, 2]).status_code == 422
+    assert client.post(f"/api/daily/{NAME}/2001-01-01/verify", json=sent).status_code == 404

@@ -116,7 +116,9 @@ def test_a_history_is_its_player_s_only(client: TestClient) -> None:
     for path in ("/api/me/history", "/api/me/stats", "/api/me/export.json", "/api/me/export.csv"):
         assert client.get(path).status_code == 401, path
     first = play(client)
-    left = client.post("/api/games", json={"game": "minchiate", "level": "random"}).json()
+    # (seed 1: East deals and lays four cards aside before South's first turn)
+    left = client.post("/api/games", json={"game": "minchiate", "level": "random",
+                                           "seed": 1}).json()  # fmt: skip
     second = play(client)
     mine = client.cookies[COOKIE]
     history = client.get("/api/me/history").json()
@@ -135,7 +137,18 @@ def test_a_history_is_its_player_s_only(client: TestClient) -> None:
     assert client.get(f"/api/games/{first['id']}").status_code == 200
     records = client.get("/api/me/export.json").json()
     record = client.get(f"/api/games/{first['id']}/record", headers=auth(first["token"])).json()
-    assert len(records) == 2 and record in records  # (the left deal has no record)
+    assert len(records) == 3 and record in records
+    # the left deal as far as South saw it: South's hand, the other seats' discards hidden
+    gone = next(r for r in records if r.get("left"))
+    assert gone["game"] == "minchiate" and gone["result"] is None and "seed" not in gone
+    assert gone["hands"][1:] == [None, None, None] and len(gone["hands"][0]) >= 19
+    seen = client.get(f"/api/games/{left['id']}", headers=auth(left["token"])).json()["view"]
+    played = {e["card"] for e in seen["history"] if e["type"] == "play"}
+    for a in gone["actions"]:
+        if a["seat"] != 0 and a["action"] is not None and not a["action"].startswith("DECL"):
+            assert a["action"] in played, a
+    hidden = sum(e["type"] == "aside" and e["seat"] != 0 for e in seen["history"])
+    assert sum(a["action"] is None for a in gone["actions"]) == hidden == 4
     rows = list(csv.DictReader(io.StringIO(client.get("/api/me/export.csv").text)))
     assert [r["id"] for r in rows] == [d["id"] for d in history["deals"]]
     assert rows[0]["result"] == history["deals"][0]["result"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -126,6 +127,36 @@ def test_the_first_deal_makes_a_player_with_a_device_cookie(client: TestClient) 
     assert client.get("/api/me").json()["name"] == "Ada"
 
 
+BROWSER = {"User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0"}
+
+
+def device_cookie(res: Any) -> str | None:
+    """Return the device secret an answer sets, if any."""
+    for header in res.headers.get_list("set-cookie"):
+        if header.startswith(f"{COOKIE}="):
+            return str(header.split(";")[0].split("=", 1)[1])
+    return None
+
+
+def test_the_first_page_view_gets_a_device_id(client: TestClient) -> None:
+    """A browser's first page gives it its player; a static file, an API's GET, a robot's
+    visit and a page that is not there give none; the deals then join that player."""
+    client.cookies.clear()
+    for path in ("/static/common.js", "/api/daily", "/openapi.json", "/healthz", "/nope"):
+        assert device_cookie(client.get(path, headers=BROWSER)) is None, path
+    for robot in ("Mozilla/5.0 (compatible; Googlebot/2.1)", "curl/8.5.0", ""):
+        assert device_cookie(client.get("/", headers={"User-Agent": robot})) is None, robot
+    assert client.get("/api/me").status_code == 401
+    first = client.get("/", headers=BROWSER)
+    assert first.status_code == 200 and device_cookie(first)
+    me = client.get("/api/me").json()
+    assert device_cookie(client.get("/history", headers=BROWSER)) is None  # it has one
+    game_id = new_game(client)["id"]
+    assert client.get("/api/me").json()["id"] == me["id"]
+    store: Store = client.app.state.games.store  # type: ignore[attr-defined]
+    assert column(store, "player_id", game_id) == me["id"]
+
+
 def test_deleting_my_data_forgets_the_player(client: TestClient) -> None:
     client.cookies.clear()
     game_id = new_game(client)["id"]
@@ -169,6 +200,8 @@ def test_new_players_and_move_codes_are_rate_limited(tmp_path_factory: pytest.Te
             c.cookies.clear()
             made.append(new_game(c)["cookie"])
         assert made[0] and made[1] and made[2] == ""  # the third deal is nobody's
+        c.cookies.clear()  # nor does a page view past the rate make a player
+        assert device_cookie(c.get("/", headers=BROWSER)) is None
         for _ in range(2):
             assert c.post("/api/me/move/redeem", json={"code": "AAAAA-AAAAA"}).status_code == 404
         refused = c.post("/api/me/move/redeem", json={"code": "AAAAA-AAAAA"})

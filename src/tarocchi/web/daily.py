@@ -1,6 +1,7 @@
 """The deal of the day on the web: its JSON API under /api/daily (the commitments and
 revealed seeds, a try, your results among everyone's, a past day's standings) and its pages
-(/daily, /daily/GAME/DATE, /daily/GAME/DATE/verify).
+(/daily, /daily/GAME/DATE, /daily/GAME/DATE/verify, which also checks a record of the
+day's deal, uploaded or pasted, through POST /api/daily/GAME/DATE/verify).
 
 A try is a normal game (played on the table page) whose seed is the day's and whose AI
 plays `tarocchi.daily`'s way; a player's first try of the day is scored, any other is
@@ -19,14 +20,14 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Request
+from fastapi import APIRouter, Body, HTTPException, Path, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.responses import Response
 
 from tarocchi import daily
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import TrickGame
-from tarocchi.i18n import Msg, Translator, translator
+from tarocchi.i18n import Msg, Translator, from_recipe, recipe, translator
 from tarocchi.web.api import HUMAN, Games, position, reply, view_json
 from tarocchi.web.lang import language, render
 from tarocchi.web.models import (
@@ -35,6 +36,7 @@ from tarocchi.web.models import (
     DailyIndex,
     DailyResults,
     Standings,
+    Verification,
     errors_for,
 )
 from tarocchi.web.players import CurrentPlayer, IssuedPlayer, client_of, known
@@ -44,6 +46,7 @@ from tarocchi.web.store.players import Player
 
 NO_SUCH_DAY = Msg("no deal of the day was published for that game and date")
 NOT_YET = Msg("the field's results are shown once your scored try of the day is over")
+NOT_REVEALED = Msg("a record of the day's deal is checked once the day is over (UTC)")
 DAY_NOT_OVER = Msg("the day's standings are final once the day is over (UTC)")
 PUBLISH_EVERY_S = 3600
 log = logging.getLogger(__name__)
@@ -232,8 +235,48 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         await day_of(request, game_name, day)
         return reply(await asyncio.to_thread(standings, store_of(request), game_name, day))
 
+    @router.post("/api/daily/{game_name}/{day}/verify", response_model=Verification,
+                 responses=errors_for(400, 404, 409, 413, 422, 429, 503))  # fmt: skip
+    async def post_verify(game_name: Game, day: date, record: Annotated[dict[str, Any], Body()],
+                          request: Request) -> JSONResponse:  # fmt: skip
+        """Check a record of a past day's deal as `tarocchi verify --record` does: that it is
+        that day's deal, replays through the rules to its result, and that each AI action in
+        it is the one the day's AI plays there (409 while the day lasts: its seed is
+        secret). A record that does not check is an answer too (`ok` false, the first thing
+        that does not hold); its `tricks`, `events` and the result's `lines` and `piles` may
+        be left out (the replay derives them)."""
+        shown = (await day_of(request, game_name, day)).json()
+        if shown["seed"] is None:
+            raise HTTPException(409, NOT_REVEALED)
+        service = games(request)
+        client = client_of(request)
+        service.limit("create", client)  # it plays the day's AI, as a deal does
+        checked, why = await service.in_pool(client, f"verify-{game_name}", verified, game_name,
+                                             day, shown["seed"], shown["commitment"], record,
+                                             shortens=False)  # fmt: skip
+        tr = translator(language(request))
+        if checked is None:
+            rules = game(game_name)
+            said = from_recipe(why, lambda code: rules.pack.cards[rules.card_id(code)])
+        else:
+            said = Msg("This record is the deal of the day: it replays through the rules to "
+                       "its result, and its %(n)d AI actions all follow from the deal and the "
+                       "play.", n=checked)  # fmt: skip
+        return reply({"ok": checked is not None, "ai_actions": checked, "text": tr.text(said)})
+
     add_pages(router, store_of, scored_results)
     return router
+
+
+def verified(game_name: str, day: date, seed: int, published: str, record: dict[str, Any]
+             ) -> tuple[int | None, Any]:  # fmt: skip
+    """Return the AI actions a record of a day's deal has, all checked (`daily.verify`),
+    and None; or None and the recipe of the first thing that does not hold (an AI worker's
+    job: it replays the day's AI)."""
+    try:
+        return daily.verify(game_name, day, seed, published, record).ai_actions, None
+    except daily.VerifyError as e:
+        return None, recipe(e.args[0])
 
 
 def standings(store: Store, game_name: str, day: date) -> dict[str, Any]:

@@ -21,14 +21,17 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from tarocchi.games import GAMES, game
-from tarocchi.games.replay import ReplayError
+from tarocchi.games.replay import ReplayError, replay
 from tarocchi.i18n import DECIMAL_MARKS, N_, Translator, translator
 from tarocchi.progress import Line, line
-from tarocchi.web.api import record_of
+from tarocchi.record import FORMAT, RULES_VERSION, VERSION
+from tarocchi.views import view
+from tarocchi.web.api import HUMAN, is_revealed, record_of
 from tarocchi.web.charts import Words, chart
 from tarocchi.web.lang import language, render
 from tarocchi.web.models import GameName, History, LevelName, Stats, errors_for
 from tarocchi.web.players import CurrentPlayer, known, store_of
+from tarocchi.web.store import GameRow
 from tarocchi.web.store.players import Deal, Filter
 from tarocchi.web.store.schema import games
 
@@ -67,18 +70,43 @@ async def lines_of(request: Request, which: Filter) -> list[Line]:
 
 
 def records(request: Request, which: Filter) -> list[dict[str, Any]]:
-    """Return the records of a filter's finished deals, newest first (a left deal has
-    none; a log the rules refuse is left out)."""
+    """Return the records of a filter's deals, finished or left, newest first (a log the
+    rules refuse is left out): a finished deal's record, without its seed while its day's
+    deal of the day lasts; a left deal's as far as South saw it (`left_record`)."""
     rows = store_of(request).select(
-        *which.where(), games.c.over, order=(games.c.finished_at.desc(), games.c.id.desc())
+        *which.where(), order=(games.c.finished_at.desc(), games.c.id.desc())
     )
     out = []
     for row in rows:
         try:
-            out.append(record_of(row))
+            record = record_of(row) if row.over else left_record(row)
         except ReplayError:
             continue
+        if not is_revealed(row):  # the seed would tell the day's AI answers to any play
+            record.pop("seed", None)
+        out.append(record)
     return out
+
+
+def left_record(row: GameRow) -> dict[str, Any]:
+    """Return the record of a deal South left before its end, holding only what South saw:
+    South's hand as dealt, and the actions in order, each seat's card laid aside face down
+    as null; no seed, no other hand (a left deal's cards stay hidden: its seat may still be
+    played, and another seat's discard is never shown)."""
+    rules = game(row.game)
+    dealt = rules.deal(row.seed)
+    played = view(replay(rules, row.seed, row.actions), HUMAN).played
+    shown = []
+    for seat, code in row.actions:
+        action = rules.parse_action(code)
+        hidden = seat != HUMAN and action < rules.pack.size and not played >> action & 1
+        shown.append({"seat": seat, "action": None if hidden else code})
+    return {"format": FORMAT, "version": VERSION, "game": row.game,
+            "rules_version": RULES_VERSION, "dealer": dealt.dealer, "left": True,
+            "hands": [rules.pack.codes_of(rules.dealt_hands(dealt)[HUMAN]), None, None, None],
+            "players": [{"seat": s, "kind": "human" if s == HUMAN else "bot",
+                         "name": "human" if s == HUMAN else row.level} for s in range(4)],
+            "actions": shown, "result": None, "started_at": row.started_at}  # fmt: skip
 
 
 def charts(request: Request, which: Filter, tr: Translator, lines: list[Line]) -> list[Any]:
@@ -125,9 +153,12 @@ def make_router() -> APIRouter:
         return {"lines": [asdict(x) for x in await lines_of(request, which)]}
 
     @router.get("/api/me/export.json", responses={**mine, 200: {"description": "A JSON list "
-                "of deal records, as GET /api/games/{id}/record gives each"}})  # fmt: skip
+                "of deal records (a finished deal's as GET /api/games/{id}/record gives "
+                "it)"}})  # fmt: skip
     async def export_json(request: Request, player: CurrentPlayer) -> Response:
-        """Every finished deal of yours as its record, newest first (a download)."""
+        """Every deal of yours, finished or left, as its record, newest first (a download):
+        a left deal's holds only what you saw of it (`"left": true`, no seed, your hand
+        alone, another seat's discard as null) and no result."""
         which = Filter(known(player).id)
         data = await asyncio.to_thread(records, request, which)
         return JSONResponse(data, headers=attachment("tarocchi-history.json"))

@@ -536,6 +536,15 @@ STATUS = {
 }
 
 
+class Verification(BaseModel):
+    """What checking a record of a day's deal found: whether it holds, and in words why."""
+
+    ok: bool = Field(description="the record is that day's deal, replays to its result and "
+                     "every AI action in it follows from the deal and the play")  # fmt: skip
+    ai_actions: int | None = Field(description="the AI actions checked (None: it fails)")
+    text: str = Field(description="what was found, or the first thing that does not hold")
+
+
 class DailyDay(BaseModel):
     """A game's deal of the day: its commitment, published before the day, and its seed
     once the day (UTC) is over."""

@@ -2,18 +2,20 @@
 and the routes under /api/me that name a player, move them to another browser, and
 delete them.
 
-A browser's first deal (or its first visit to a page that keeps a player) gets a device
-id: a long random secret in a long-lived cookie (HttpOnly, SameSite=Lax, Secure over
-HTTPS), stored only as its hash. `current_player` reads it (None: no player); the pages
-and the game-creating route use `issued_player`, which issues one when missing, at most
-at the `device` rate per client address (past it the request goes on without a player,
-as before players existed). A move code is short, one-time and short-lived; redeeming it
-gives the second browser a device secret of its own for the same player.
+A browser's first page view (or its first deal, or a day's try: the routes that use
+`issued_player`) gets a device id: a long random secret in a long-lived cookie (HttpOnly,
+SameSite=Lax, Secure over HTTPS), stored only as its hash. `current_player` reads it
+(None: no player). One is issued at most at the `device` rate per client address (past it
+the request goes on without a player, as before players existed), and never to a static
+file's request, an API's GET or a robot's (`DeviceCookie`). A move code is short, one-time
+and short-lived; redeeming it gives the second browser a device secret of its own for the
+same player.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import re
 import secrets
@@ -29,7 +31,7 @@ from tarocchi.i18n import Msg
 from tarocchi.web.middleware import HttpOnly
 from tarocchi.web.models import Deleted, Me, MoveCode, MoveTo, NewName, errors_for
 from tarocchi.web.rates import SLOW_DOWN, TooFast
-from tarocchi.web.store import Store, token_hash
+from tarocchi.web.store import Store, StoreUnavailable, token_hash
 from tarocchi.web.store.players import Player
 
 COOKIE = "tarocchi_device"
@@ -41,6 +43,10 @@ NEW_DEVICE = "tarocchi_new_device"  # the request state's key of a secret issued
 CODE_LETTERS = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 10
 MOVE_S = 600  # a move code lasts ten minutes
+# the robots that announce themselves: crawlers, link previews, command-line clients (no
+# User-Agent at all counts as one); a browser's first page view gets a player, they do not
+ROBOT = re.compile(r"bot|crawl|spider|slurp|preview|facebookexternalhit|curl|wget|python|"
+                   r"httpx|go-http|java/|okhttp|headless(?!chrome)", re.IGNORECASE)  # fmt: skip
 NO_PLAYER = Msg("this browser has no player yet: play a deal first")
 NO_CODE = Msg("no such code, or it has expired")
 
@@ -58,12 +64,22 @@ def cookie(secret: str | None, https: bool) -> str:
 
 
 class DeviceCookie(HttpOnly):
-    """Set the cookie of a device secret that `issued_player` issued during the request."""
+    """Set the cookie of a device secret that `issued_player` issued during the request, or
+    that a browser's first page view gets: a GET answered 200 with a page (HTML), sent
+    without a device cookie by a client that is no known robot (a static file, the API's
+    GETs and a crawler's visits make no player)."""
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         state = scope.setdefault("state", {})  # the dict the routes' request.state writes to
+        request = Request(scope)
+        agent = request.headers.get("user-agent") or "robot"
+        first_visit = scope["method"] == "GET" and COOKIE not in request.cookies
+        first_visit = first_visit and not ROBOT.search(agent)
 
         async def with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start" and first_visit and is_page(message):
+                with contextlib.suppress(StoreUnavailable):  # the page is served all the same
+                    await issue(request)
             secret = state.get(NEW_DEVICE)
             if message["type"] == "http.response.start" and secret:
                 header = cookie(secret, scope.get("scheme") == "https").encode("latin-1")
@@ -93,12 +109,24 @@ async def current_player(request: Request) -> Player | None:
     return await asyncio.to_thread(store.players.by_device, token_hash(secret), now())
 
 
+def is_page(start: Message) -> bool:
+    """Return whether a response's start is a page's: 200, HTML."""
+    kind = dict(start.get("headers", ())).get(b"content-type", b"")
+    return bool(start["status"] == 200 and kind.startswith(b"text/html"))
+
+
 async def issued_player(request: Request) -> Player | None:
     """Return the request's player, issuing a new one with its device cookie when it has
     none (None past the client's `device` rate: the request goes on without a player)."""
     found = await current_player(request)
-    if found is not None:
-        return found
+    return found if found is not None else await issue(request)
+
+
+async def issue(request: Request) -> Player | None:
+    """Make a new player and give the request its device secret (the cookie is set on its
+    answer); None past the client's `device` rate."""
+    if getattr(request.state, NEW_DEVICE, None):
+        return None  # issued already during this request (the cookie carries it)
     try:
         request.app.state.games.rates.hit("device", client_of(request))
     except TooFast:

@@ -2,6 +2,7 @@
 // numbers and values in the game's unit.
 
 import { _, ngettext } from "./i18n.js";
+import { exactSeed } from "./json.js";
 
 export const root = document.getElementById("game");
 export const GAME = root.dataset.game;
@@ -56,9 +57,6 @@ export function cardsRow(codes, extraClass = "small") {
   return div;
 }
 
-// seeds are 64-bit integers, past the 2^53 a Number holds exactly: keep their digits (as raw
-// JSON, which JSON.stringify writes back unchanged, e.g. for "the same deal again")
-const exactSeed = (key, value, ctx) => (key === "seed" && ctx?.source ? JSON.rawJSON(ctx.source) : value);
 
 export async function api(method, path, body) {
   // the API answers in the page's language (the texts of events, refusals, hints, errors)
