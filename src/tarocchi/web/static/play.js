@@ -670,7 +670,10 @@ function wire() {
   el("hint").addEventListener("click", showHint);
   el("hints-close").addEventListener("click", () => { el("hints").hidden = true; });
   el("result").addEventListener("click", () => openEnd(state.view));
-  el("hand-ai").addEventListener("click", () => handSeat(true));
+  el("hand-ai").addEventListener("click", () => {
+    el("menu").open = false;
+    handSeat(true);
+  });
   el("take-back").addEventListener("click", () => handSeat(false));
   el("panel-toggle").addEventListener("click", () => setPanel(!panelOpen()));
   el("panel-close").addEventListener("click", () => setPanel(false));
