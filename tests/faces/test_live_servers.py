@@ -26,10 +26,11 @@ from websockets.sync.client import connect as ws_connect
 
 from tarocchi.games import game
 from tarocchi.games.replay import replay
-from tarocchi.web.driver import LEASE_ENV
+from tarocchi.web.driver import GRACE_ENV, LEASE_ENV, SEEN_S
 from tarocchi.web.store import Store
 from tests.conftest import Postgres, free_port, start_server, stop_server
 from tests.faces.test_live import Seat
+from tests.faces.test_presence import until_turn
 from tools.live import live_latency
 
 HUMANS = {0, 2}
@@ -71,13 +72,15 @@ LEASE_S = 3  # the servers' table lease: a dead process's tables wait this long
 
 @pytest.fixture
 def two_servers(
-    postgres: Postgres, monkeypatch: pytest.MonkeyPatch
+    postgres: Postgres, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> Iterator[tuple[list[str], list[Any], str]]:
     """Yield the base URLs of two servers on one new database, their processes and the
-    database's URL."""
+    database's URL (an away seat's grace: the test's parameter, if any, in seconds)."""
     url = postgres.new_database()
     ports = [free_port(), free_port()]
     monkeypatch.setenv(LEASE_ENV, str(LEASE_S))
+    if hasattr(request, "param"):
+        monkeypatch.setenv(GRACE_ENV, str(request.param))
     procs = [start_server(url, port, "--ai-workers", "1") for port in ports]
     try:
         yield [f"http://127.0.0.1:{p}" for p in ports], procs, url
@@ -241,6 +244,40 @@ def test_a_dead_processs_table_is_driven_by_another_once_its_lease_runs_out(
         assert arrived <= max(runs_out, killed) + LEASE_S + 10
         taken = leader(url, game_id)
         assert taken is None or taken[0] != held[0]  # B's, or given back after its turn
+
+
+GRACE_S = 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("two_servers", [GRACE_S], indirect=True)
+def test_a_seat_silent_on_a_dead_process_is_played_by_the_other_after_its_grace(
+    two_servers: tuple[list[str], list[Any], str],
+) -> None:
+    """North plays through B, South through A; B is killed on North's turn, so nothing says
+    North left: its pings stop. A counts North away once its last ping's SEEN_S have passed,
+    and plays North's turn with the AI once the grace has run out after that; South sees it
+    marked as played for an absent human, and not before."""
+    (a, b), procs, url = two_servers
+    game_id, tokens = table(a, 25)
+    with contextlib.ExitStack() as stack:
+        south, north = join(stack, a, game_id, tokens[0]), join(stack, b, game_id, tokens[2])
+        before = until_turn({0: south, 2: north}, 2)["version"]
+        stop_server(procs[1], signal.SIGKILL)
+        with psycopg.connect(url) as conn:
+            row = conn.execute("SELECT seen_until FROM presence WHERE game_id = %s AND seat = 2",
+                               (game_id,)).fetchone()  # fmt: skip
+        assert row is not None
+        due = datetime.fromisoformat(str(row[0])).timestamp() + GRACE_S
+        assert due - time.time() > GRACE_S  # (North's last ping counts it here a while yet)
+        while True:  # South's pings keep South here meanwhile
+            message = south.next()
+            if message["type"] == "update" and message["version"] > before:
+                break
+        assert time.time() >= due - 0.5  # not before North's grace ran out
+        assert time.time() <= due + SEEN_S  # (a wake at the deadline, not a later ping's)
+        assert message["version"] > before and message["stood_in"] == [2]
+        assert message["ai_for"] == [2] and 2 in message["away"]
 
 
 @pytest.mark.slow
