@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -58,6 +59,7 @@ from tarocchi.web.tables import Refused, Tables
 MAX_MESSAGE = 4096  # bytes of one client message (uvicorn refuses larger frames alike)
 HELLO_S = 10.0  # seconds a new connection has to say who it is
 IDLE_S = 30.0  # seconds of silence after which a connection is closed
+RENEW_S = 5.0  # a seat's presence is written at most this often per connection
 PER_SEAT = 2  # connections of one seat (a phone and a laptop, say) in one process
 # told apart by their `type` (a Literal each: a union with a discriminator would not take
 # the models' whole-number validator)
@@ -87,6 +89,7 @@ class Connection:
         self.state: Any = None
         self.seen: Any = None
         self.lock = asyncio.Lock()  # whole messages, one after another
+        self.seen_at = time.monotonic()  # when its seat was last counted here (at its hello)
 
     async def send(self, data: dict[str, Any]) -> None:
         async with self.lock:
@@ -245,7 +248,9 @@ class Channels:
             except ValidationError:
                 await conn.send({"type": "error", "reason": tr.text(MALFORMED)})
                 continue
-            await self.seen(game_id, conn.seat)  # (a page pings, a player acts: here)
+            if time.monotonic() - conn.seen_at >= RENEW_S:  # (a page pings, a player acts)
+                conn.seen_at = time.monotonic()
+                await self.seen(game_id, conn.seat)
             if isinstance(message, Act):
                 answer = await self.tables.act(game_id, conn.seat, message.id, message.action,
                                                message.version)  # fmt: skip
