@@ -44,6 +44,10 @@ def test_the_grace_counts_from_the_later_of_the_turn_and_the_seat_leaving() -> N
     # a seat that never connected has not come yet: no deadline, unless a turn timer runs
     assert due(clock(Presence(0, at(30), None)), 2, GRACE_S) is None
     assert due(clock(turn_s=20), 2, GRACE_S) == (T0 + timedelta(seconds=20), False)
+    # no grace runs for a human alone at a table (nobody waits on them); a timer does
+    assert due(clock(Presence(2, at(-40), None)), 2, None) is None
+    assert due(clock(Presence(2, at(-40), None), turn_s=20), 2, None) == (
+        T0 + timedelta(seconds=20), False)  # fmt: skip
     # the timer and the grace: whichever runs out first, and which it is
     assert due(clock(Presence(2, at(-5), None), turn_s=120), 2, 10) == (
         T0 + timedelta(seconds=10), True)  # fmt: skip
@@ -258,3 +262,20 @@ def test_a_turn_timer_plays_one_turn_of_a_human(client: TestClient) -> None:
         assert timed["stood_in"] == [0] and timed["ai_for"] == []  # that turn only
         assert timed["events"][0]["seat"] == 0
         store.presence.set_timer(game_id, None)
+
+
+def test_a_human_alone_at_a_table_is_waited_for(client: TestClient) -> None:
+    """South opened a seat nobody took, and leaves on its turn: nobody waits on South, so no
+    grace runs and the AI plays nothing for South."""
+    driver(client).grace_s = 0.5
+    try:
+        data = client.post("/api/games", json={"game": "piedicavallo", "level": "random",
+                                               "seed": 44}).json()  # fmt: skip
+        game_id, h = data["id"], auth(data["token"])
+        assert client.post(f"/api/games/{game_id}/seats/2/invitation", headers=h).is_success
+        with live(client, game_id) as a:
+            at = Seat(a, data["token"]).settle({0})
+        time.sleep(2)
+        assert client.get(f"/api/games/{game_id}", headers=h).json()["version"] == at["version"]
+    finally:
+        driver(client).grace_s = 60.0

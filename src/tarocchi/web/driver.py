@@ -182,7 +182,8 @@ class Driver:
         humans = frozenset({HUMAN, *held})
         if to_move in seats:
             return tuple(sorted(seats)), humans, None
-        when = due(clock, to_move, self.grace_s)
+        # nobody waits on a human alone at a table: their turns wait for them, whatever time
+        when = due(clock, to_move, self.grace_s if len(humans) > 1 else None)
         if when is None:
             return None
         at, away = when
@@ -205,14 +206,14 @@ class Driver:
         self.kick(game_id)
 
 
-def due(clock: Clock, seat: int, grace_s: float) -> tuple[datetime, bool] | None:
+def due(clock: Clock, seat: int, grace_s: float | None) -> tuple[datetime, bool] | None:
     """Return when the AI may play a human seat's turn and whether it is because its human is
     away (their grace, counted from the later of the turn's start and when they were last
-    seen, ran out) rather than the table's turn timer; None if never."""
+    seen, ran out; None: no grace runs) rather than the table's turn timer; None if never."""
     since = datetime.fromisoformat(clock.turn_since)
     here = clock.of(seat)
     dues = []
-    if here is not None:  # (a seat that never connected is not away: it has not come yet)
+    if here is not None and grace_s is not None:  # (one never connected has not come yet)
         seen = datetime.fromisoformat(here.seen_until)
         dues.append((max(seen, since) + timedelta(seconds=grace_s), True))
     if clock.turn_s is not None:
