@@ -87,6 +87,10 @@ def test_a_friend_leaves_the_ai_plays_for_them_and_they_come_back(
     assert "L'IA ha giocato per Nord, che è assente." in str(creator.text_content("#log"))
     creator.click("#menu summary")  # (left open by the invitation)
     creator.screenshot(path=str(SHOTS / "away-ai-plays-1366x768-it.png"))
+    creator.set_viewport_size({"width": 360, "height": 640})  # a phone says it too
+    assert creator.is_visible(".seat-n .role")
+    creator.screenshot(path=str(SHOTS / "away-ai-plays-360x640-it.png"))
+    creator.set_viewport_size(laptop["viewport"])
 
     # North comes back (its seat kept in this browser) and plays its next turn itself
     back = context.new_page()
