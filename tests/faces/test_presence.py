@@ -279,3 +279,22 @@ def test_a_human_alone_at_a_table_is_waited_for(client: TestClient) -> None:
         assert client.get(f"/api/games/{game_id}", headers=h).json()["version"] == at["version"]
     finally:
         driver(client).grace_s = 60.0
+
+
+def test_a_seat_handed_over_on_its_turn_stays_handed_over(client: TestClient) -> None:
+    """Handed over on its own turn, North's turn is played at once, and the seat stays the
+    AI's (handed, not merely away: coming back does not take it back, only asking does)."""
+    data, tokens = new_table(client, 45, 2)
+    game_id = data["id"]
+    store = client.app.state.games.store  # type: ignore[attr-defined]
+    with live(client, game_id) as a, live(client, game_id) as b:
+        south, north = Seat(a, tokens[0]), Seat(b, tokens[2])
+        mine = until_turn({0: south, 2: north}, 2)
+        b.send_json({"type": "hand", "ai": True})
+        played = updates_until(north, mine["version"] + 1)[-1]
+        assert 2 in played["stood_in"]
+        seat = store.presence.clock(game_id).of(2)
+        assert seat.stand_in == HANDED
+        # a connection of North's coming in (a second tab) leaves the seat the AI's
+        with live(client, game_id) as c:
+            assert Seat(c, tokens[2]).last["ai_for"] == [2]

@@ -132,10 +132,9 @@ class Driver:
         plan = await self.plan(game_id, live.state.to_move)
         if plan is None or not await self.lead(game_id):
             return False
-        seats, humans, timed = plan
-        to_move = live.state.to_move
-        if to_move in humans and timed is None:  # rules of the table: the grace ran out
-            await asyncio.to_thread(self.store.presence.stand_in, game_id, to_move, AWAY)
+        seats, humans, timed, away = plan
+        if away is not None:  # its grace ran out: the AI stands in until its human is back
+            await asyncio.to_thread(self.store.presence.stand_in, game_id, away, AWAY)
         args = (row.game, row.seed, row.level, row.actions, seats)
         done = asyncio.Event()
         beat = asyncio.create_task(self.renew(game_id, done))
@@ -165,11 +164,11 @@ class Driver:
 
     async def plan(
         self, game_id: str, to_move: int | None
-    ) -> tuple[tuple[int, ...], frozenset[int], int | None] | None:
+    ) -> tuple[tuple[int, ...], frozenset[int], int | None, int | None] | None:
         """Return the seats the AI plays now if one of them is to move (those nobody holds,
-        those it stands in for, and a human's whose time ran out), the human seats among
-        them and the seat the turn timer gives it for one turn; else None, waking the table
-        when a human's time will run out."""
+        those it stands in for, and a human's whose time ran out), the human seats at the
+        table, the seat the turn timer gives it for one turn and the seat whose grace ran out;
+        else None, waking the table when a human's time will run out."""
         if to_move is None:
             return None
         held = {s.seat for s in await asyncio.to_thread(self.store.tables.seats, game_id)
@@ -181,7 +180,7 @@ class Driver:
         seats = {s for s in AI_SEATS if s not in held} | covered
         humans = frozenset({HUMAN, *held})
         if to_move in seats:
-            return tuple(sorted(seats)), humans, None
+            return tuple(sorted(seats)), humans, None, None
         # nobody waits on a human alone at a table: their turns wait for them, whatever time
         when = due(clock, to_move, self.grace_s if len(humans) > 1 else None)
         if when is None:
@@ -190,7 +189,8 @@ class Driver:
         if at > datetime.now(UTC):
             self.wake(game_id, at)
             return None
-        return tuple(sorted(seats | {to_move})), humans, None if away else to_move
+        timed, gone = (None, to_move) if away else (to_move, None)
+        return tuple(sorted(seats | {to_move})), humans, timed, gone
 
     def wake(self, game_id: str, at: datetime) -> None:
         """Drive a table again at a time (a human's grace or turn runs out then)."""
