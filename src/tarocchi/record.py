@@ -10,6 +10,7 @@ result; the first bad thing it finds is reported by a RecordError that names it.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,19 @@ def make_record(log: DealLog, started_at: str | None = None) -> dict[str, Any]:
         "started_at": started_at or now(),
         "finished_at": now(),
     }
+    return record
+
+
+def at_table(record: dict[str, Any], humans: Collection[int], stand_ins: Iterable[int]
+             ) -> dict[str, Any]:  # fmt: skip
+    """Return a record of a friends' table: the seats friends held are players of kind
+    "human", and each decision the AI made for an absent human (by index in the actions) is
+    marked `"stand_in": true` (the table's AI level made it)."""
+    for player in record["players"]:
+        if player["seat"] in humans:
+            player.update(kind="human", name="human")
+    for i in stand_ins:
+        record["actions"][i]["stand_in"] = True
     return record
 
 

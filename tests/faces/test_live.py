@@ -317,8 +317,8 @@ def test_the_connections_bounds(client: TestClient) -> None:
         assert closed_with(a) == 1009  # over 4 KB
         b.send_json({"type": "act", "id": "bad id!", "action": "SW-K", "version": 1})
         assert b.receive_json() == {"type": "error", "reason": "malformed message"}
-        b.send_json({"type": "ping"})
-        assert b.receive_json() == {"type": "pong"}
+        b.send_json({"type": "ping"})  # answered with who plays each seat, none away
+        assert b.receive_json() == {"type": "pong", "humans": [0, 1], "away": [], "ai_for": []}
 
 
 def check_views_only(record: dict[str, Any], seat: int, messages: list[dict[str, Any]]) -> int:

@@ -117,5 +117,5 @@ def test_a_database_at_0003_upgrades_and_its_finished_games_get_the_ai_line(
         got = wait_for(client, "/api/games/a/review", h, "ai")
         assert got["status"] == "none" and got["ai"]["level"] == "random"
     with Store(db_url) as new:
-        assert new.upgrade() == "0008"
+        assert new.upgrade() == "0009"
         assert new.get("a") == game

@@ -41,7 +41,7 @@ from tarocchi.games.base import IllegalAction, TrickGame
 from tarocchi.games.replay import ReplayError, replay
 from tarocchi.i18n import Msg, Translator, translator
 from tarocchi.match import advance, replayed, table_bots
-from tarocchi.record import make_record, now
+from tarocchi.record import at_table, make_record, now
 from tarocchi.views import View, history, refusals, step, to_json, view
 from tarocchi.web.lang import language
 from tarocchi.web.models import (
@@ -463,7 +463,8 @@ class Games:
             raise HTTPException(409, NOT_OVER)
         if not is_revealed(live.row):
             raise HTTPException(409, UNREVEALED)
-        return record_of(live.row)
+        held = [s.seat for s in self.store.tables.seats(live.row.id) if s.token_hash is not None]
+        return at_table(record_of(live.row), held, self.store.presence.marks(live.row.id))
 
 
 def outcome(rules: TrickGame[Any], state: Any) -> Outcome | None:
@@ -649,6 +650,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         """Return the deal record once the deal is over (409 before); a friend's seat token
         opens it too."""
         service = games(request)
-        return reply(service.record(await service.load(game_id, auth, seats=True)))
+        live = await service.load(game_id, auth, seats=True)
+        return reply(await asyncio.to_thread(service.record, live))
 
     return router

@@ -5,13 +5,19 @@ Every message is JSON text of at most 4 KB. The client speaks first:
     {"type": "hello", "token": "...", "since": 12}      since: the last version it saw
     {"type": "act", "id": "a1", "action": "SW-K", "version": 12}
     {"type": "ping"}
+    {"type": "hand", "ai": true}      the AI plays this seat from now (false: take it back)
 
 and the server answers with
 
-    {"type": "state", "seat": 2, "version": 12, "view": {...}, "humans": [0, 2]}
-    {"type": "update", "seat": 2, "version": 14, "events": [...], "view": {...}, "humans": [0, 2]}
+    {"type": "state", "seat": 2, "version": 12, "view": {...}, ...seats}
+    {"type": "update", "seat": 2, "version": 14, "events": [...], "view": {...},
+     "stood_in": [2], ...seats}   stood_in: whose turns in it the AI played for an absent human
     {"type": "answer", "id": "a1", "ok": true, "version": 13}  /  "ok": false, "reason": "..."
-    {"type": "error", "reason": "..."}   {"type": "pong"}
+    {"type": "error", "reason": "..."}   {"type": "pong", ...seats}   {"type": "seats", ...seats}
+
+where seats is "humans": [0, 2] (the seats people hold), "away": [2] (those whose humans are
+away: no connection, or no ping for SEEN_S) and "ai_for": [2] (those the AI plays for their
+absent human: their grace ran out while away, or they handed their seat over).
 
 A hello with `since` gets an update of everything after that version, built from the stored
 log, so a reconnecting page misses no card and sees none twice. Each change a table makes
@@ -29,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -42,19 +49,21 @@ from tarocchi.games.replay import replay
 from tarocchi.i18n import Msg, Translator, translator
 from tarocchi.views import view
 from tarocchi.web.api import GameId, seat_json, tell
-from tarocchi.web.driver import Driver
+from tarocchi.web.driver import SEEN_S, Driver, absent
 from tarocchi.web.lang import language
-from tarocchi.web.models import Act, Hello, Ping
-from tarocchi.web.store import GameRow
+from tarocchi.web.models import Act, Handover, Hello, Ping
+from tarocchi.web.store import GameRow, StoreUnavailable
+from tarocchi.web.store.presence import HANDED, stamp
 from tarocchi.web.tables import Refused, Tables
 
 MAX_MESSAGE = 4096  # bytes of one client message (uvicorn refuses larger frames alike)
 HELLO_S = 10.0  # seconds a new connection has to say who it is
 IDLE_S = 30.0  # seconds of silence after which a connection is closed
+RENEW_S = 5.0  # a seat's presence is written at most this often per connection
 PER_SEAT = 2  # connections of one seat (a phone and a laptop, say) in one process
 # told apart by their `type` (a Literal each: a union with a discriminator would not take
 # the models' whole-number validator)
-MESSAGE: TypeAdapter[Hello | Act | Ping] = TypeAdapter(Hello | Act | Ping)
+MESSAGE: TypeAdapter[Hello | Act | Ping | Handover] = TypeAdapter(Hello | Act | Ping | Handover)
 # close codes: the 4000s mirror HTTP's statuses (4401: no hello, 4403: a wrong token...)
 TOO_BIG = 1009
 MALFORMED = Msg("malformed message")
@@ -80,6 +89,7 @@ class Connection:
         self.state: Any = None
         self.seen: Any = None
         self.lock = asyncio.Lock()  # whole messages, one after another
+        self.seen_at = time.monotonic()  # when its seat was last counted here (at its hello)
 
     async def send(self, data: dict[str, Any]) -> None:
         async with self.lock:
@@ -138,6 +148,7 @@ class Channels:
             return
         self.open[key] += 1
         try:
+            await self.seen(game_id, seat)
             await self.follow(Connection(ws, row, seat, tr), row, hello.since)
         except (Closed, WebSocketDisconnect):
             pass
@@ -145,6 +156,8 @@ class Channels:
             self.open[key] -= 1
             if not self.open[key]:
                 del self.open[key]
+                # (shielded: a connection cancelled as it ends still has its table driven)
+                await asyncio.shield(self.gone(game_id, seat))
 
     async def hello(self, ws: WebSocket, tr: Translator) -> Hello:
         """Return the connection's hello (Refused 401 for anything else, or none in time)."""
@@ -163,7 +176,7 @@ class Channels:
     async def follow(self, conn: Connection, row: GameRow, since: int | None) -> None:
         """Tell the seat the table as it is, then each change, while answering its messages."""
         first = conn.start(row, since)
-        first["humans"] = await self.humans(row.id)
+        first.update(await self.humans(row.id))
         await conn.send(first)
         self.driver.kick(row.id)  # the AI may owe a turn (a restarted server, say)
         watch = self.store.watch(row.id, conn.version)
@@ -185,12 +198,41 @@ class Channels:
             self.driver.kick(game_id)
             row = await asyncio.to_thread(self.store.get, game_id)
             if row is not None and row.version > conn.version:
-                await conn.send({**conn.update(row), "humans": await self.humans(game_id)})
+                marks = await asyncio.to_thread(self.store.presence.marks, game_id)
+                start = conn.version  # (the AI's decisions for absent humans after it)
+                told = conn.update(row)
+                stood = sorted({s for i, s in marks.items() if i >= start})
+                await conn.send({**told, **await self.humans(game_id), "stood_in": stood})
 
-    async def humans(self, game_id: str) -> list[int]:
-        """Return the seats people hold (public: the pages name who plays each seat)."""
+    async def humans(self, game_id: str) -> dict[str, list[int]]:
+        """Return the seats people hold, those whose humans are away and those the AI stands
+        in for (public: the pages name who plays each seat)."""
         held = await asyncio.to_thread(self.store.tables.seats, game_id)
-        return [0, *(s.seat for s in held if s.token_hash is not None)]
+        clock = await asyncio.to_thread(self.store.presence.clock, game_id)
+        away, ai_for = ([], []) if clock is None else absent(clock)
+        return {"humans": [0, *(s.seat for s in held if s.token_hash is not None)],
+                "away": away, "ai_for": ai_for}  # fmt: skip
+
+    async def seen(self, game_id: str, seat: int) -> None:
+        """Count a seat here for SEEN_S more seconds; if the AI stood in for it while it was
+        away, the seat is its human's again from its next turn."""
+        if await asyncio.to_thread(self.store.presence.seen, game_id, seat, stamp(SEEN_S)):
+            self.driver.kick(game_id)
+
+    async def gone(self, game_id: str, seat: int) -> None:
+        """Count a seat away from now (its last connection here closed; one elsewhere counts
+        it here again at its next ping): its grace runs at its turns."""
+        with contextlib.suppress(StoreUnavailable):  # (its pings then lapse within SEEN_S)
+            await asyncio.to_thread(self.store.presence.seen, game_id, seat, stamp(), False)
+        self.driver.kick(game_id)
+
+    async def hand(self, conn: Connection, game_id: str, ai: bool) -> None:
+        """Hand a seat to the AI (it then plays the seat's turns for its absent human) or take
+        it back from its next turn; tell the seat who plays each seat."""
+        why = HANDED if ai else None
+        await asyncio.to_thread(self.store.presence.stand_in, game_id, conn.seat, why)
+        self.driver.kick(game_id)
+        await conn.send({"type": "seats", **await self.humans(game_id)})
 
     async def read(self, conn: Connection, game_id: str) -> None:
         """Answer the seat's messages until it leaves or falls silent."""
@@ -206,12 +248,17 @@ class Channels:
             except ValidationError:
                 await conn.send({"type": "error", "reason": tr.text(MALFORMED)})
                 continue
+            if time.monotonic() - conn.seen_at >= RENEW_S:  # (a page pings, a player acts)
+                conn.seen_at = time.monotonic()
+                await self.seen(game_id, conn.seat)
             if isinstance(message, Act):
                 answer = await self.tables.act(game_id, conn.seat, message.id, message.action,
                                                message.version)  # fmt: skip
                 await conn.send({"type": "answer", "id": message.id, **answer.to_json(tr)})
             elif isinstance(message, Ping):
-                await conn.send({"type": "pong"})
+                await conn.send({"type": "pong", **await self.humans(game_id)})
+            elif isinstance(message, Handover):
+                await self.hand(conn, game_id, message.ai)
             else:
                 await conn.send({"type": "error", "reason": tr.text(MALFORMED)})
 

@@ -166,6 +166,14 @@ class Ping(Strict):
     type: Literal["ping"]
 
 
+class Handover(Strict):
+    """A seat's wish on its live connection: the AI plays its turns for it from now (ai
+    true), or it takes its seat back from its next turn (ai false)."""
+
+    type: Literal["hand"]
+    ai: bool
+
+
 class Open(BaseModel):
     """A response part that may gain fields."""
 
@@ -352,7 +360,9 @@ class Record(Open):
     seed_chosen: bool
     dealer: int
     hands: list[list[str]]
-    actions: list[dict[str, int | str]]
+    # each {"seat", "action"}; at a friends' table, "stand_in": true marks a decision the AI
+    # made for an absent human
+    actions: list[dict[str, int | str | bool]]
     result: Result
 
 

@@ -3,7 +3,7 @@
 // trick-by-trick replay (of the deal, or of the AI's own deal on your cards), which can open at
 // one of your decisions as you saw it.
 
-import { _ } from "./i18n.js";
+import { _, ngettext } from "./i18n.js";
 import { GAME, SEATS, api, cardImg, cardsRow, el, inUnit, session, signedNumber } from "./common.js";
 import { teamName, winnersText } from "./table.js";
 
@@ -56,6 +56,7 @@ async function fillHands(r) {
   hands.replaceChildren();
   try {
     const rec = await fetchRecord();
+    showStandIns(rec);
     rec.hands.forEach((hand, seat) => {
       const h = document.createElement("h4");
       h.textContent = seat === rec.dealer ? _("%(seat)s (dealer)", { seat: SEATS[seat] }) : SEATS[seat];
@@ -96,6 +97,17 @@ function showPractice(view) {
   const signed = (v) => inUnit(v, unit, signedNumber.format(v));
   line.textContent = _("A practice deal: your margin now %(now)s; in the deal you played, %(then)s.",
     { now: signed(margin), then: signed(p.margin) });
+}
+
+// The decisions the AI made for an absent human at a friends' table, as the record marks them.
+function showStandIns(rec) {
+  const counts = [0, 0, 0, 0];
+  for (const a of rec.actions) if (a.stand_in) counts[a.seat] += 1;
+  const line = el("end-stand-in");
+  line.textContent = counts.flatMap((n, seat) => (n ? [ngettext(
+    "The AI made %(n)d decision for %(seat)s, who was away.",
+    "The AI made %(n)d decisions for %(seat)s, who was away.", n, { seat: SEATS[seat] })] : [])).join(" ");
+  line.hidden = !line.textContent;
 }
 
 // The deal of the day: whether this try counted, and the way to the field's results.

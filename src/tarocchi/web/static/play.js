@@ -9,7 +9,7 @@ import {
 import { KEYS, MIN_CARD_PX, place } from "./hand.js";
 import { openEnd, openReplay, replayKey, resetEnd } from "./end.js";
 import { openReview, resetReview, showAiLine } from "./review.js";
-import { connect, invite, openedSeats, savedSeat, send, table, takeSeat, turnTable } from "./table.js";
+import { connect, handSeat, invite, openedSeats, savedSeat, send, table, takeSeat, turnTable } from "./table.js";
 
 const BACKS_SHOWN = 5; // an opponent's hand is drawn as a few backs and its count
 // why a seat's card is shown, by the kind of the public event that showed it
@@ -480,11 +480,14 @@ function onLive(message) {
 }
 
 async function liveMessage(m) {
-  if (m.humans) turnTable(m.seat, m.humans);
+  if (m.humans) showSeats(m);
   if (m.type === "state") {
     show(m);
   } else if (m.type === "update" && m.version > state.version) {
     await animate(m.events);
+    for (const seat of m.stood_in || []) {
+      logLine("log-event").textContent = _("The AI played for %(seat)s, who is away.", { seat: SEATS[seat] });
+    }
     state.version = m.version;
     render(m.view);
     setBusy(false);
@@ -495,6 +498,15 @@ async function liveMessage(m) {
   } else if (m.type === "error") {
     setPrompt(m.reason, "warn");
   }
+}
+
+// Who plays each seat, who is away and whom the AI plays for; the seat's own hand-over buttons.
+function showSeats(m) {
+  turnTable(table.seat, m.humans, m.away, m.ai_for);
+  const mine = m.ai_for.includes(table.seat);
+  const over = m.view ? m.view.over : Boolean(state.view?.over);
+  el("hand-ai").hidden = over || mine;
+  el("take-back").hidden = over || !mine;
 }
 
 // Take the seat a friend's link opens (its secret after the #), or this browser's seat there.
@@ -658,6 +670,11 @@ function wire() {
   el("hint").addEventListener("click", showHint);
   el("hints-close").addEventListener("click", () => { el("hints").hidden = true; });
   el("result").addEventListener("click", () => openEnd(state.view));
+  el("hand-ai").addEventListener("click", () => {
+    el("menu").open = false;
+    handSeat(true);
+  });
+  el("take-back").addEventListener("click", () => handSeat(false));
   el("panel-toggle").addEventListener("click", () => setPanel(!panelOpen()));
   el("panel-close").addEventListener("click", () => setPanel(false));
   document.addEventListener("pointerdown", (e) => {

@@ -53,15 +53,26 @@ export function winnersText(winner) {
   return winner === "NS" ? _("North and South win.") : _("East and West win.");
 }
 
+// A seat's role as the seat at the bottom says it (p places round from it): who plays it,
+// and whether its human is away and the AI plays for them, as the server says.
+function roleOf(p, seat, humans, away, aiFor) {
+  if (p === 0) return aiFor.includes(seat) ? _("you: the AI plays for you") : _("you");
+  if (!humans.includes(seat)) return p === 2 ? _("partner (AI)") : _("opponent (AI)");
+  if (aiFor.includes(seat)) {
+    return p === 2 ? _("partner, away: the AI plays for them") : _("opponent, away: the AI plays for them");
+  }
+  if (away.includes(seat)) return p === 2 ? _("partner, away") : _("opponent, away");
+  return p === 2 ? _("partner") : _("opponent");
+}
+
 // Turn the table so that the seat sits at the bottom: each place (bottom, right, top, left)
 // holds the seat that far round from it, named with who plays it.
-export function turnTable(me, humans) {
+export function turnTable(me, humans, away = [], aiFor = []) {
   const places = [".south", ".seat-e", ".seat-n", ".seat-w"].map((s) => root.querySelector(s));
   for (let p = 0; p < 4; p++) {
     const seat = (me + p) % 4;
-    const human = humans.includes(seat);
-    const role = p === 0 ? _("you") : p === 2 ? (human ? _("partner") : _("partner (AI)"))
-      : (human ? _("opponent") : _("opponent (AI)"));
+    const role = roleOf(p, seat, humans, away, aiFor);
+    places[p].classList.toggle("away", p > 0 && away.includes(seat));
     places[p].dataset.seat = seat;
     places[p].querySelector(".name").textContent = SEATS[seat];
     places[p].querySelector(".role").textContent = role;
@@ -92,6 +103,11 @@ export function connect(since, handle, lost) {
     lost();
     setTimeout(() => connect(since, handle, lost), RETRY_MS);
   });
+}
+
+// Hand the seat to the AI (it plays the seat's turns from now), or take it back (ai false).
+export function handSeat(ai) {
+  table.socket.send(JSON.stringify({ type: "hand", ai }));
 }
 
 // Send the seat's action with an id of its own (the server applies an id once).

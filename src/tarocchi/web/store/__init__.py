@@ -35,6 +35,7 @@ from tarocchi.web.store import postgresql, sqlite
 from tarocchi.web.store.daily import DailyStore
 from tarocchi.web.store.notify import Hub, Watch
 from tarocchi.web.store.players import PlayerStore
+from tarocchi.web.store.presence import PresenceStore
 from tarocchi.web.store.reviews import ReviewStore
 from tarocchi.web.store.schema import Outcome, games
 from tarocchi.web.store.tables import TableStore, dump_actions, update_query
@@ -109,6 +110,7 @@ class Store:
         self.reviews = ReviewStore(self._run, self.url.get_backend_name())
         self.tables = TableStore(self._run, self.url.get_backend_name(),
                                  self._backend().TRANSACTION, self._changed)  # fmt: skip
+        self.presence = PresenceStore(self._run, self.url.get_backend_name())
         self.daily = DailyStore(self._run, self.atomic, self.url.get_backend_name())
         # (several statements in one transaction: a migration's options, a write lock)
         self.players = PlayerStore(self._run, self._backend().MIGRATION)

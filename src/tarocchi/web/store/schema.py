@@ -164,6 +164,38 @@ drivers = sa.Table(
     sa.Column("lease_until", sa.Text, nullable=False),  # ISO 8601 UTC
 )
 
+# each human seat of a friends' table that has connected: it counts as here until seen_until
+# (its connections' pings push it on; a closed tab sets it to then), and the AI stands in
+# for it while stand_in is "away" (its grace ran out while away: until it is back) or
+# "handed" (it handed its seat over: until it takes it back)
+presence = sa.Table(
+    "presence",
+    metadata,
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),  # 0 South ... 3 West
+    sa.Column("seen_until", sa.Text, nullable=False),  # ISO 8601 UTC, to the millisecond
+    sa.Column("stand_in", sa.Text),  # NULL (the human plays), "away" or "handed"
+)
+
+# the decisions the AI made for an absent human: the index of each in the game's log, written
+# in the transaction that stores it
+stand_ins = sa.Table(
+    "stand_ins",
+    metadata,
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+)
+
+# a table's turn timer, where one is set (friends' tables have none): a human seat's turn
+# lasting turn_s seconds is played by the AI
+timers = sa.Table(
+    "timers",
+    metadata,
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("turn_s", sa.Float, nullable=False),
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
