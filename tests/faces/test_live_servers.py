@@ -244,7 +244,7 @@ SERVE_LOGGING = """
 import sys, uvicorn
 from tarocchi.web.app import create_app
 uvicorn.run(create_app(sys.argv[1], ai_workers=1), port=int(sys.argv[2]), log_level="info",
-            ws="websockets")
+            ws="websockets-sansio")
 """
 
 
