@@ -45,7 +45,7 @@ from tarocchi.web.api import GameId, seat_json, tell
 from tarocchi.web.driver import Driver
 from tarocchi.web.lang import language
 from tarocchi.web.models import Act, Hello, Ping
-from tarocchi.web.store import GameRow
+from tarocchi.web.store import GameRow, Store
 from tarocchi.web.tables import Refused, Tables
 
 MAX_MESSAGE = 4096  # bytes of one client message (uvicorn refuses larger frames alike)
@@ -112,6 +112,65 @@ class Connection:
                 "view": data}  # fmt: skip
 
 
+class Latest:
+    """The latest committed game and seats people hold of each table that connections of
+    this process follow, read once for all of them: a change at a table with several seats
+    here is one read, not one per connection (the store's threads are few)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.followers: Counter[str] = Counter()  # connections following each game
+        self.known: dict[str, tuple[GameRow | None, list[int]]] = {}
+        self.heard: dict[str, int] = {}  # the latest version of each game a connection heard of
+        self.reading: dict[str, asyncio.Future[tuple[GameRow | None, list[int]]]] = {}
+
+    def follow(self, game_id: str, more: int) -> None:
+        """Count one connection more (1) or less (-1) following a game; forget a game
+        nobody here follows any more."""
+        self.followers[game_id] += more
+        if self.followers[game_id] <= 0:
+            del self.followers[game_id]
+            self.known.pop(game_id, None)
+            self.heard.pop(game_id, None)
+
+    def is_news(self, game_id: str, version: int) -> bool:
+        """Tell whether no connection here has heard of this version of a game yet."""
+        if version <= self.heard.get(game_id, 0):
+            return False
+        self.heard[game_id] = version
+        return True
+
+    async def at_least(self, game_id: str, version: int) -> tuple[GameRow | None, list[int]]:
+        """Return a game's row (None once deleted) and its humans, at `version` or later
+        (a read already under way is shared; one begun before the version was written may
+        miss it, and then another read follows)."""
+        while True:
+            known = self.known.get(game_id)
+            if known is not None and (known[0] is None or known[0].version >= version):
+                return known
+            started = game_id not in self.reading
+            if started:
+                read = asyncio.to_thread(self.read, game_id)
+                self.reading[game_id] = asyncio.ensure_future(read)
+            reading = self.reading[game_id]
+            try:
+                got = await asyncio.shield(reading)
+            finally:
+                if started:
+                    del self.reading[game_id]
+            if game_id in self.followers:
+                self.known[game_id] = got
+            if started:
+                return got
+
+    def read(self, game_id: str) -> tuple[GameRow | None, list[int]]:
+        """Read a game's row and the seats people hold (public: the pages name who plays
+        each seat)."""
+        row = self.store.get(game_id)
+        held = self.store.tables.seats(game_id)
+        return row, [0, *(s.seat for s in held if s.token_hash is not None)]
+
+
 class Channels:
     """The live connections of this process."""
 
@@ -120,6 +179,7 @@ class Channels:
         self.store = tables.store
         self.driver = driver
         self.open: Counter[tuple[str, int]] = Counter()
+        self.latest = Latest(self.store)
 
     async def serve(self, ws: WebSocket, game_id: str) -> None:
         """Serve one connection from its hello to its end."""
@@ -169,6 +229,7 @@ class Channels:
         watch = self.store.watch(row.id, conn.version)
         tasks = [asyncio.create_task(self.read(conn, row.id)),
                  asyncio.create_task(self.push(conn, row.id, watch))]  # fmt: skip
+        self.latest.follow(row.id, 1)
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
@@ -177,15 +238,17 @@ class Channels:
             for task in tasks:
                 task.cancel()
             watch.close()
+            self.latest.follow(row.id, -1)
 
     async def push(self, conn: Connection, game_id: str, watch: Any) -> None:
         """Send an update for each version the game reaches (read from the store); the
         driver hears of it too (the AI may be to move, its lease's holder dead)."""
-        async for _ in watch:
-            self.driver.kick(game_id)
-            row = await asyncio.to_thread(self.store.get, game_id)
+        async for version in watch:
+            if self.latest.is_news(game_id, version):  # one kick a change, not a connection
+                self.driver.kick(game_id)
+            row, humans = await self.latest.at_least(game_id, version)
             if row is not None and row.version > conn.version:
-                await conn.send({**conn.update(row), "humans": await self.humans(game_id)})
+                await conn.send({**conn.update(row), "humans": humans})
 
     async def humans(self, game_id: str) -> list[int]:
         """Return the seats people hold (public: the pages name who plays each seat)."""
