@@ -348,12 +348,29 @@ def check_views_only(record: dict[str, Any], seat: int, messages: list[dict[str,
     return checked
 
 
+def test_the_views_check_finds_a_card_the_seat_cannot_see() -> None:
+    rules = game(GAME)
+    state = rules.deal(5)
+    record = {"game": GAME, "seed": 5, "actions": []}
+    own, east = (next(c for c in range(rules.pack.size) if state.hands[s] >> c & 1)
+                 for s in (0, 1))  # fmt: skip
+    told = {"type": "update", "version": 0, "view": {"over": False}, "events": []}
+    assert check_views_only(record, 0, [{**told, "events": [rules.pack.codes[own]]}]) == 1
+    for leak in (rules.pack.codes[east], f"the {rules.pack.cards[east].name_en}"):
+        with pytest.raises(AssertionError):
+            check_views_only(record, 0, [{**told, "events": [leak]}])
+
+
+TABLES = 6  # tables of four people per game: dealers, discards and declarations vary
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("seed", range(19, 19 + TABLES))
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_four_humans_in_each_game_see_only_what_their_views_show(
-    client: TestClient, name: str
+    client: TestClient, name: str, seed: int
 ) -> None:
-    data, tokens = new_table(client, 19, 1, 2, 3, name=name)
+    data, tokens = new_table(client, seed, 1, 2, 3, name=name)
     record, got = play_four(client, data, tokens)
     for s in range(4):
         assert check_views_only(record, s, got[s]) > 10
