@@ -38,6 +38,14 @@ class SeatRow:
     taken_at: str | None
 
 
+# a game's seats, built once (read at every change of a table: see store.GAME_BY_ID)
+SEATS = (
+    sa.select(*(seats.c[f] for f in SeatRow.__slots__))
+    .where(seats.c.game_id == sa.bindparam("game_id"))
+    .order_by(seats.c.seat)
+)
+
+
 class _Changed(Exception):
     """The game moved on before this write: its transaction is rolled back."""
 
@@ -71,12 +79,8 @@ class TableStore:
 
     def seats(self, game_id: str) -> list[SeatRow]:
         """Return a game's opened seats, by seat."""
-        query = (
-            sa.select(*(seats.c[f] for f in SeatRow.__slots__))
-            .where(seats.c.game_id == game_id)
-            .order_by(seats.c.seat)
-        )
-        return [SeatRow(*r) for r in self._run(lambda conn: conn.execute(query).all())]
+        found = self._run(lambda conn: conn.execute(SEATS, {"game_id": game_id}).all())
+        return [SeatRow(*r) for r in found]
 
     def take(
         self, game_id: str, seat: int, invitation_hash: str, token_hash: str, now: str
