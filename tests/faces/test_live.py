@@ -408,6 +408,38 @@ def test_four_humans_at_one_table_each_see_only_their_own(client: TestClient) ->
         assert check_hidden(record, s, got[s]) > 10
 
 
+def test_a_change_is_read_once_for_all_the_connections_of_a_process(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four seats (and South twice) connected to one process: each action is read from the
+    store once for all of them, not once a connection."""
+    data, tokens = new_table(client, 18, 1, 2, 3)
+    latest = client.app.state.channels.latest  # type: ignore[attr-defined]
+    reads: list[str] = []
+
+    def read(game_id: str) -> Any:
+        reads.append(game_id)
+        return real(game_id)
+
+    real = latest.read
+    monkeypatch.setattr(latest, "read", read)
+    humans = {0, 1, 2, 3}
+    with contextlib.ExitStack() as stack:
+        seats = [(s, Seat(stack.enter_context(live(client, data["id"])), tokens[s]))
+                 for s in (0, 0, 1, 2, 3)]  # fmt: skip
+        floor = 0
+        for n in range(3):
+            now = {s: seat.settle(humans, floor) for s, seat in seats}
+            reads.clear()
+            mover = now[0]["view"]["to_move"]
+            seat = next(seat for s, seat in seats if s == mover)
+            answer = seat.act(f"r{n}", now[mover]["view"]["legal"][0], now[mover]["version"])
+            floor = answer["version"]
+            for _, each in seats:
+                assert each.settle(humans, floor)["version"] == floor
+            assert reads == [data["id"]]
+
+
 def test_two_actions_at_once_apply_one(client: TestClient) -> None:
     """South's two connections and North send their cards together: one lands, the others
     are refused with a reason, and the log holds one action."""
