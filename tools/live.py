@@ -157,10 +157,11 @@ async def _table(bases: list[str], game_id: str, tokens: dict[int, str], timings
     sent: dict[tuple[int, str], float] = {}  # (seat, action) -> when it was sent
     path = f"/api/games/{game_id}/live"
     conns = {seat: await connect(f"ws://{bases[server[seat]]}{path}") for seat in tokens}
+    ready = asyncio.Barrier(len(tokens))
     try:
         await asyncio.gather(*(
             _seat(conns[s], s, tokens[s], server, sent, timings, think_ms,
-                  random.Random(seed * 4 + s)) for s in tokens))  # fmt: skip
+                  random.Random(seed * 4 + s), ready) for s in tokens))  # fmt: skip
     finally:
         for ws in conns.values():
             await ws.close()
@@ -168,15 +169,20 @@ async def _table(bases: list[str], game_id: str, tokens: dict[int, str], timings
 
 async def _seat(
     ws: Any, seat: int, token: str, server: dict[int, int], sent: dict[tuple[int, str], float],
-    timings: Timings, think_ms: float, rng: random.Random,
+    timings: Timings, think_ms: float, rng: random.Random, ready: asyncio.Barrier,
 ) -> None:  # fmt: skip
     """Play a seat to the deal's end, timing its answers and the others' cards."""
     await ws.send(json.dumps({"type": "hello", "token": token}))
+    first = await ws.recv()
+    # nobody acts before every seat has its first state: a card played earlier would be in
+    # a seat's state, not in an update it could time
+    await ready.wait()
     acted = -1
     pending: dict[str, float] = {}  # action id -> when it was sent
     acting: set[asyncio.Task[None]] = set()  # (held until done: the loop keeps weak ones)
     while True:
-        message = json.loads(await ws.recv())
+        message = json.loads(first or await ws.recv())
+        first = ""
         arrived = time.perf_counter()
         if message["type"] == "answer":
             assert message["ok"], message
