@@ -63,6 +63,8 @@ COMMANDS: dict[str, tuple[str, tuple[Option, ...]]] = {
             help="how long an idle connection is kept open for its next request"),
         opt("--client-connections", type=int, default=BOUNDS.per_client, metavar="N",
             help="open connections per client address (429 past it; trusted proxies exempt)"),
+        opt("--ws-ping", type=int, default=BOUNDS.ws_ping_s, metavar="SECONDS",
+            help="how often a live connection is pinged, and how long it has to answer"),
         opt("--server-timing", action="store_true",
             help="tell each answer's server and AI time (Server-Timing), for benchmarks: it "
             "shows when an AI seat had one legal card, so never for players"),
@@ -294,7 +296,7 @@ def serve(args: argparse.Namespace) -> int:
     try:
         Retention.from_environment()
         limits = Limits(args.header_bytes, args.request_timeout, args.keep_alive,
-                        args.client_connections)  # fmt: skip
+                        args.client_connections, args.ws_ping)  # fmt: skip
     except ValueError as e:
         print(f"tarocchi serve: {e}", file=sys.stderr)
         return 2
@@ -303,12 +305,14 @@ def serve(args: argparse.Namespace) -> int:
     shown = database_url(db).render_as_string(hide_password=True)
     address = f"tarocchi: http://{args.host}:{args.port}/  (games stored in {shown})"
     # uvicorn's h11 protocol, bounded (tarocchi.web.connections); the tables' live
-    # connections (tarocchi.web.live) on the websockets library: a frame over 4 KB closes
-    # one (1009), a client that answers no ping within WS_PING_S is cut off, and nothing
-    # is compressed (a small frame could inflate to a large one)
+    # connections (tarocchi.web.live) on the websockets library's sans-I/O protocol: a
+    # frame over 4 KB closes one (1009) unread, a client that answers no ping within
+    # --ws-ping seconds is cut off (1011), and nothing is compressed (a small frame could
+    # inflate to a large one)
+    ping = limits.ws_ping_s
     bounds: dict[str, Any] = {
-        "http": functools.partial(Bounded, limits=limits), "ws": "websockets",
-        "ws_max_size": MAX_MESSAGE, "ws_ping_interval": WS_PING_S, "ws_ping_timeout": WS_PING_S,
+        "http": functools.partial(Bounded, limits=limits), "ws": "websockets-sansio",
+        "ws_max_size": MAX_MESSAGE, "ws_ping_interval": ping, "ws_ping_timeout": ping,
         "ws_per_message_deflate": False,
         "h11_max_incomplete_event_size": limits.head_bytes,
         "timeout_keep_alive": limits.keep_alive_s,
@@ -330,7 +334,6 @@ def serve(args: argparse.Namespace) -> int:
 
 
 AI_WORKERS_ENV = "TAROCCHI_AI_WORKERS"
-WS_PING_S = 20.0  # seconds between the server's WebSocket pings, and to answer one
 SUPERVISOR_ENV = "TAROCCHI_SUPERVISOR"  # the pid of `serve --workers`'s first process
 
 

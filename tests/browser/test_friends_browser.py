@@ -8,60 +8,15 @@ axe-core in dark mode; screenshots at a laptop's size in Italian and a phone's i
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Error, Page
+from playwright.sync_api import Browser
 
-from tests.browser.conftest import SHOTS
+from tests.browser.conftest import OVER, SHOTS, friend_page, play_some
 from tests.browser.test_accessibility_browser import serious
-from tests.browser.test_play_browser import EDGE, open_table
-from tests.conftest import free_port, start_server, stop_server
+from tests.browser.test_play_browser import open_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-OVER = "() => document.getElementById('end-dialog').open"
-
-
-def friend_page(browser: Browser, base: str, link: str, **ctx: Any) -> Page:
-    page = browser.new_context(**ctx).new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{base}/?lang=hi")
-    page.evaluate("localStorage.setItem('tarocchi-speed', '0')")
-    page.goto(link)
-    page.wait_for_selector(".hand-card", timeout=30_000)
-    page.errors = errors  # type: ignore[attr-defined]
-    return page
-
-
-def play_some(page: Page) -> bool:
-    """Play the page's first legal card if it is its turn; return whether it did."""
-    card = page.query_selector(".hand-card.legal")
-    if card is None or page.evaluate(OVER):
-        return False
-    try:
-        card.click(position=EDGE, timeout=2000)
-    except Error:  # the hand was drawn again meanwhile
-        return False
-    return True
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def servers(request: pytest.FixtureRequest, server: str) -> Iterator[tuple[str, str, str]]:
-    """Yield the backend and the servers of the creator and the friend: the module's one
-    server on SQLite, or two server processes on one PostgreSQL database."""
-    if request.param == "sqlite":
-        yield "sqlite", server, server
-        return
-    url = request.getfixturevalue("postgres").new_database()
-    ports = [free_port(), free_port()]
-    procs = [start_server(url, port, "--ai-workers", "1") for port in ports]
-    try:
-        yield "postgresql", *(f"http://127.0.0.1:{p}" for p in ports)
-    finally:
-        for proc in procs:
-            stop_server(proc)
 
 
 def test_two_friends_play_a_deal_as_partners(

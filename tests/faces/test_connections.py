@@ -14,12 +14,16 @@ from pathlib import Path
 
 import httpx
 import pytest
+from websockets.client import ClientProtocol
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
 from websockets.sync.client import connect as ws_connect
+from websockets.uri import parse_uri
 
 from tests.conftest import free_port, start_server, stop_server
 
-REQUEST_S, KEEP_ALIVE_S, PER_CLIENT = 2, 1, 8
+REQUEST_S, KEEP_ALIVE_S, PER_CLIENT, WS_PING_S = 2, 1, 8, 1
 MB = 1024 * 1024
 
 
@@ -30,7 +34,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, int]
     proc = start_server(
         tmp_path_factory.mktemp("conn") / "games.sqlite3", port, "--ai-workers", "1",
         "--request-timeout", str(REQUEST_S), "--keep-alive", str(KEEP_ALIVE_S),
-        "--client-connections", str(PER_CLIENT),
+        "--client-connections", str(PER_CLIENT), "--ws-ping", str(WS_PING_S),
     )  # fmt: skip
     try:
         yield port, proc.pid
@@ -198,7 +202,8 @@ def test_bad_bounds_are_refused_at_start(
 
     monkeypatch.setenv(DB_ENV, "")  # serve sets it for its workers: restored at the end
     for option, value in (("--header-bytes", "100"), ("--request-timeout", "0"),
-                          ("--client-connections", "0"), ("--keep-alive", "99999")):  # fmt: skip
+                          ("--client-connections", "0"), ("--keep-alive", "99999"),
+                          ("--ws-ping", "0")):  # fmt: skip
         assert main(["serve", "--db", str(tmp_path / "g.sqlite3"), option, value]) == 2
         assert option in capsys.readouterr().err
 
@@ -219,7 +224,8 @@ def test_a_trusted_proxy_is_not_counted(server: tuple[int, int]) -> None:
 
 def test_websockets_are_bounded_and_counted_while_open(server: tuple[int, int]) -> None:
     """A live connection counts against its client while it is open, and no longer once
-    closed; a frame over 4 KB closes it (1009)."""
+    closed; a frame over 4 KB closes it (1009) unread: the table's own refusal of a long
+    message, an error message before the close, never comes."""
     port, _ = server
     url = f"ws://127.0.0.1:{port}/api/games/none/live"
     for _ in range(2 * PER_CLIENT):  # each closed in turn: none stays counted
@@ -237,3 +243,32 @@ def test_websockets_are_bounded_and_counted_while_open(server: tuple[int, int]) 
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def test_a_live_connection_answering_no_ping_is_cut_off(server: tuple[int, int]) -> None:
+    """A seat's live connection whose client reads the server's pings but never answers
+    them is closed (1011) once --ws-ping seconds have passed without an answer, long before
+    the table's own idle timeout (30 s, 4408) would close it."""
+    port, _ = server
+    made = httpx.post(f"http://127.0.0.1:{port}/api/games", json={"game": "piedicavallo",
+                      "level": "random", "seed": 3}, timeout=60).json()  # fmt: skip
+    client = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/api/games/{made['id']}/live"))
+    client.send_request(client.connect())
+    pings, texts = 0, []
+    with connect(port) as sock:
+        sock.sendall(b"".join(client.data_to_send()))
+        while client.handshake_exc is None and client.state is State.CONNECTING:
+            client.receive_data(sock.recv(65536))
+        client.send_text(json.dumps({"type": "hello", "token": made["token"]}).encode())
+        start = time.monotonic()
+        sock.sendall(b"".join(client.data_to_send()))  # the hello; no pong ever follows
+        while chunk := sock.recv(65536):
+            client.receive_data(chunk)
+            for event in client.events_received():
+                if isinstance(event, Frame):
+                    pings += event.opcode is Opcode.PING
+                    texts += [event.data] if event.opcode is Opcode.TEXT else []
+        elapsed = time.monotonic() - start
+    assert json.loads(texts[0])["type"] == "state"  # the seat was live
+    assert pings == 1 and client.close_rcvd is not None and client.close_rcvd.code == 1011
+    assert elapsed < 2 * WS_PING_S + 5

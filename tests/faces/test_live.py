@@ -348,12 +348,29 @@ def check_views_only(record: dict[str, Any], seat: int, messages: list[dict[str,
     return checked
 
 
+def test_the_views_check_finds_a_card_the_seat_cannot_see() -> None:
+    rules = game(GAME)
+    state = rules.deal(5)
+    record = {"game": GAME, "seed": 5, "actions": []}
+    own, east = (next(c for c in range(rules.pack.size) if state.hands[s] >> c & 1)
+                 for s in (0, 1))  # fmt: skip
+    told = {"type": "update", "version": 0, "view": {"over": False}, "events": []}
+    assert check_views_only(record, 0, [{**told, "events": [rules.pack.codes[own]]}]) == 1
+    for leak in (rules.pack.codes[east], f"the {rules.pack.cards[east].name_en}"):
+        with pytest.raises(AssertionError):
+            check_views_only(record, 0, [{**told, "events": [leak]}])
+
+
+TABLES = 6  # tables of four people per game: dealers, discards and declarations vary
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("seed", range(19, 19 + TABLES))
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_four_humans_in_each_game_see_only_what_their_views_show(
-    client: TestClient, name: str
+    client: TestClient, name: str, seed: int
 ) -> None:
-    data, tokens = new_table(client, 19, 1, 2, 3, name=name)
+    data, tokens = new_table(client, seed, 1, 2, 3, name=name)
     record, got = play_four(client, data, tokens)
     for s in range(4):
         assert check_views_only(record, s, got[s]) > 10
@@ -389,6 +406,38 @@ def test_four_humans_at_one_table_each_see_only_their_own(client: TestClient) ->
     assert record["result"]["winner"] in ("NS", "EW", "draw")
     for s in range(4):
         assert check_hidden(record, s, got[s]) > 10
+
+
+def test_a_change_is_read_once_for_all_the_connections_of_a_process(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four seats (and South twice) connected to one process: each action is read from the
+    store once for all of them, not once a connection."""
+    data, tokens = new_table(client, 18, 1, 2, 3)
+    latest = client.app.state.channels.latest  # type: ignore[attr-defined]
+    reads: list[str] = []
+
+    def read(game_id: str) -> Any:
+        reads.append(game_id)
+        return real(game_id)
+
+    real = latest.read
+    monkeypatch.setattr(latest, "read", read)
+    humans = {0, 1, 2, 3}
+    with contextlib.ExitStack() as stack:
+        seats = [(s, Seat(stack.enter_context(live(client, data["id"])), tokens[s]))
+                 for s in (0, 0, 1, 2, 3)]  # fmt: skip
+        floor = 0
+        for n in range(3):
+            now = {s: seat.settle(humans, floor) for s, seat in seats}
+            reads.clear()
+            mover = now[0]["view"]["to_move"]
+            seat = next(seat for s, seat in seats if s == mover)
+            answer = seat.act(f"r{n}", now[mover]["view"]["legal"][0], now[mover]["version"])
+            floor = answer["version"]
+            for _, each in seats:
+                assert each.settle(humans, floor)["version"] == floor
+            assert reads == [data["id"]]
 
 
 def test_two_actions_at_once_apply_one(client: TestClient) -> None:

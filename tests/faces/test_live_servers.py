@@ -288,15 +288,38 @@ def test_the_live_bench_times_partners_on_two_processes(postgres: Postgres) -> N
     report = live_latency("piedicavallo", url, tables=2, servers=2)
     assert report["database"] == "postgresql" and report["servers"] == 2
     # every human card of both deals timed (17 each, but the discards the dealer lays aside)
-    assert 2 * 2 * 14 <= report["cards"] <= 2 * 2 * 17
-    assert 0 < report["partner_ms_p50"] <= report["partner_ms_p95"] <= report["partner_ms_p99"]
+    assert 2 * 2 * 14 <= report["cards_across"] <= 2 * 2 * 17
+    assert 0 < report["across_ms_p50"] <= report["across_ms_p95"] <= report["across_ms_p99"]
+    assert "cards_beside" not in report  # the partners are on different processes
+
+
+@pytest.mark.slow
+def test_the_live_bench_times_four_people_a_table(postgres: Postgres) -> None:
+    """With four people at each table (two on each process), every action of both deals is
+    answered and timed, and each card reaches the two seats on the other process and the
+    one beside."""
+    url = postgres.new_database()
+    with Store(url) as store:
+        store.upgrade()
+    report = live_latency("piedicavallo", url, tables=2, servers=2, humans=4)
+    with Store(url) as store:
+        played = store.select()
+    assert len(played) == 2 and all(row.over for row in played)
+    # every action stored is a person's, each one answered, but the AI's as the deal began,
+    # before the creator opened the seats: up to South's first turn, a dealer's two
+    # discards and three cards at most
+    stored = sum(len(r.actions) for r in played)
+    assert report["humans"] == 8 and stored - 5 * 2 <= report["actions"] <= stored
+    assert report["cards_across"] == 2 * report["cards_beside"] > 100
+    assert 0 < report["ack_ms_p50"] <= report["ack_ms_p99"]
+    assert report["server_cpu_ms_per_action"] > 0
 
 
 SERVE_LOGGING = """
 import sys, uvicorn
 from tarocchi.web.app import create_app
 uvicorn.run(create_app(sys.argv[1], ai_workers=1), port=int(sys.argv[2]), log_level="info",
-            ws="websockets")
+            ws="websockets-sansio")
 """
 
 

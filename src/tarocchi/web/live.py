@@ -38,7 +38,7 @@ import contextlib
 import time
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from fastapi import APIRouter, WebSocket
 from pydantic import TypeAdapter, ValidationError
@@ -52,7 +52,7 @@ from tarocchi.web.api import GameId, seat_json, tell
 from tarocchi.web.driver import SEEN_S, Driver, absent
 from tarocchi.web.lang import language
 from tarocchi.web.models import Act, Handover, Hello, Ping
-from tarocchi.web.store import GameRow, StoreUnavailable
+from tarocchi.web.store import GameRow, Store, StoreUnavailable
 from tarocchi.web.store.presence import HANDED, stamp
 from tarocchi.web.tables import Refused, Tables
 
@@ -122,6 +122,81 @@ class Connection:
                 "view": data}  # fmt: skip
 
 
+class Latest:
+    """The latest committed game and seats people hold of each table that connections of
+    this process follow, read once for all of them: a change at a table with several seats
+    here is one read, not one per connection (the store's threads are few)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.followers: Counter[str] = Counter()  # connections following each game
+        self.known: dict[str, Read] = {}
+        self.heard: dict[str, int] = {}  # the latest version of each game a connection heard of
+        self.reading: dict[str, asyncio.Future[Read]] = {}
+
+    def follow(self, game_id: str, more: int) -> None:
+        """Count one connection more (1) or less (-1) following a game; forget a game
+        nobody here follows any more."""
+        self.followers[game_id] += more
+        if self.followers[game_id] <= 0:
+            del self.followers[game_id]
+            self.known.pop(game_id, None)
+            self.heard.pop(game_id, None)
+
+    def is_news(self, game_id: str, version: int) -> bool:
+        """Tell whether no connection here has heard of this version of a game yet."""
+        if version <= self.heard.get(game_id, 0):
+            return False
+        self.heard[game_id] = version
+        return True
+
+    async def at_least(self, game_id: str, version: int) -> Read:
+        """Return a game's row (None once deleted), its marks and its humans, at `version` or later
+        (a read already under way is shared; one begun before the version was written may
+        miss it, and then another read follows)."""
+        while True:
+            known = self.known.get(game_id)
+            if known is not None and (known[0] is None or known[0].version >= version):
+                return known
+            started = game_id not in self.reading
+            if started:
+                read = asyncio.to_thread(self.read, game_id)
+                self.reading[game_id] = asyncio.ensure_future(read)
+            reading = self.reading[game_id]
+            try:
+                got = await asyncio.shield(reading)
+            finally:
+                if started:
+                    del self.reading[game_id]
+            if game_id in self.followers:
+                self.known[game_id] = got
+            if started:
+                return got
+
+    def read(self, game_id: str) -> Read:
+        """Read a game's row, the AI's decisions for absent humans and who plays each seat."""
+        row = self.store.get(game_id)
+        return Read(row, self.store.presence.marks(game_id), seats_of(self.store, game_id))
+
+
+class Read(NamedTuple):
+    """A table as its connections here are told of it after a change."""
+
+    row: GameRow | None
+    marks: dict[int, int]  # the AI's decisions for absent humans: action index -> seat
+    humans: dict[str, list[int]]
+
+
+def seats_of(store: Store, game_id: str) -> dict[str, list[int]]:
+    """Return the seats people hold, those whose humans are away and those the AI stands
+    in for (public: the pages name who plays each seat)."""
+    held = store.tables.seats(game_id)
+    clock = store.presence.clock(game_id)
+    away, ai_for = ([], []) if clock is None else absent(clock)
+    return {"humans": [0, *(s.seat for s in held if s.token_hash is not None)],
+            "away": away, "ai_for": ai_for}  # fmt: skip
+
+
 class Channels:
     """The live connections of this process."""
 
@@ -130,6 +205,7 @@ class Channels:
         self.store = tables.store
         self.driver = driver
         self.open: Counter[tuple[str, int]] = Counter()
+        self.latest = Latest(self.store)
 
     async def serve(self, ws: WebSocket, game_id: str) -> None:
         """Serve one connection from its hello to its end."""
@@ -182,6 +258,7 @@ class Channels:
         watch = self.store.watch(row.id, conn.version)
         tasks = [asyncio.create_task(self.read(conn, row.id)),
                  asyncio.create_task(self.push(conn, row.id, watch))]  # fmt: skip
+        self.latest.follow(row.id, 1)
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
@@ -190,28 +267,24 @@ class Channels:
             for task in tasks:
                 task.cancel()
             watch.close()
+            self.latest.follow(row.id, -1)
 
     async def push(self, conn: Connection, game_id: str, watch: Any) -> None:
         """Send an update for each version the game reaches (read from the store); the
         driver hears of it too (the AI may be to move, its lease's holder dead)."""
-        async for _ in watch:
-            self.driver.kick(game_id)
-            row = await asyncio.to_thread(self.store.get, game_id)
+        async for version in watch:
+            if self.latest.is_news(game_id, version):  # one kick a change, not a connection
+                self.driver.kick(game_id)
+            row, marks, humans = await self.latest.at_least(game_id, version)
             if row is not None and row.version > conn.version:
-                marks = await asyncio.to_thread(self.store.presence.marks, game_id)
                 start = conn.version  # (the AI's decisions for absent humans after it)
                 told = conn.update(row)
                 stood = sorted({s for i, s in marks.items() if i >= start})
-                await conn.send({**told, **await self.humans(game_id), "stood_in": stood})
+                await conn.send({**told, **humans, "stood_in": stood})
 
     async def humans(self, game_id: str) -> dict[str, list[int]]:
-        """Return the seats people hold, those whose humans are away and those the AI stands
-        in for (public: the pages name who plays each seat)."""
-        held = await asyncio.to_thread(self.store.tables.seats, game_id)
-        clock = await asyncio.to_thread(self.store.presence.clock, game_id)
-        away, ai_for = ([], []) if clock is None else absent(clock)
-        return {"humans": [0, *(s.seat for s in held if s.token_hash is not None)],
-                "away": away, "ai_for": ai_for}  # fmt: skip
+        """Return who plays each seat now (`seats_of`)."""
+        return await asyncio.to_thread(seats_of, self.store, game_id)
 
     async def seen(self, game_id: str, seat: int) -> None:
         """Count a seat here for SEEN_S more seconds; if the AI stood in for it while it was

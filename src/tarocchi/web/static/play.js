@@ -538,6 +538,7 @@ function inviteRow(seat) {
 }
 
 async function openInvites() {
+  el("menu").open = false; // chosen from the menu: closed, it would stay open over the table
   el("invite-dialog").showModal();
   try {
     for (const s of await openedSeats()) {

@@ -79,9 +79,12 @@ export function turnTable(me, humans, away = [], aiFor = []) {
     places[p].setAttribute("aria-label", _("%(seat)s, %(role)s", { seat: SEATS[seat], role }));
     root.querySelector(`.slot-${p}`).dataset.seat = seat;
   }
-  const [ns, ew] = root.querySelectorAll(".tally-name");
-  ns.textContent = teamName("NS");
-  ew.textContent = teamName("EW");
+  // the teams as this seat says them: in the tally and in the panel's score
+  const score = document.querySelectorAll("#score tbody th");
+  for (const names of [root.querySelectorAll(".tally-name"), score]) {
+    names[0].textContent = teamName("NS");
+    names[1].textContent = teamName("EW");
+  }
 }
 
 // Connect the seat (again after a loss, from the last version seen: since()); each message

@@ -216,17 +216,15 @@ class Store:
 
     def get(self, game_id: str) -> GameRow | None:
         """Return a stored game, or None."""
-        found = self.select(games.c.id == game_id)
+        found = self._rows(GAME_BY_ID, {"game_id": game_id})
         return found[0] if found else None
 
     def select(self, *where: sa.ColumnElement[bool], order: Any = ()) -> list[GameRow]:
         """Return the stored games that meet conditions, in an order."""
-        query = sa.select(
-            games.c.id, games.c.token_hash, games.c.game, games.c.seed, games.c.level,
-            games.c.actions, games.c.version, games.c.over, games.c.started_at, games.c.seed_chosen,
-            games.c.practice, games.c.daily, games.c.player_id,
-        ).where(*where).order_by(*order)  # fmt: skip
-        rows = self._run(lambda conn: conn.execute(query).all())
+        return self._rows(GAME_ROWS.where(*where).order_by(*order))
+
+    def _rows(self, query: sa.Select[Any], params: dict[str, Any] | None = None) -> list[GameRow]:
+        rows = self._run(lambda conn: conn.execute(query, params).all())
         return [
             GameRow(r.id, r.token_hash, r.game, r.seed % SEED_SPAN, r.level,
                     tuple((int(s), str(a)) for s, a in json.loads(r.actions)), r.version, r.over,
@@ -333,6 +331,16 @@ class Store:
     def _changed(self, game_id: str, version: int) -> None:
         if self.listener is None:  # PostgreSQL's trigger tells every process, this one too
             self.hub.publish(game_id, version)
+
+
+# a game's columns as a GameRow holds them; by id, built once (building a statement and
+# its cache key costs more than running it: this one runs at every change of a table)
+GAME_ROWS = sa.select(
+    games.c.id, games.c.token_hash, games.c.game, games.c.seed, games.c.level, games.c.actions,
+    games.c.version, games.c.over, games.c.started_at, games.c.seed_chosen, games.c.practice,
+    games.c.daily, games.c.player_id,
+)  # fmt: skip
+GAME_BY_ID = GAME_ROWS.where(games.c.id == sa.bindparam("game_id"))
 
 
 def _values(row: GameRow) -> dict[str, Any]:

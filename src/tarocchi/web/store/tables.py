@@ -38,6 +38,18 @@ class SeatRow:
     taken_at: str | None
 
 
+# a game's seats, and an action id's first answer, built once (read at every change of a
+# table and every action: see store.GAME_BY_ID)
+SEATS = (
+    sa.select(*(seats.c[f] for f in SeatRow.__slots__))
+    .where(seats.c.game_id == sa.bindparam("game_id"))
+    .order_by(seats.c.seat)
+)
+ANSWER = sa.select(acts.c.answer).where(
+    *(acts.c[k] == sa.bindparam(k) for k in ("game_id", "seat", "action_id"))
+)
+
+
 class _Changed(Exception):
     """The game moved on before this write: its transaction is rolled back."""
 
@@ -71,12 +83,8 @@ class TableStore:
 
     def seats(self, game_id: str) -> list[SeatRow]:
         """Return a game's opened seats, by seat."""
-        query = (
-            sa.select(*(seats.c[f] for f in SeatRow.__slots__))
-            .where(seats.c.game_id == game_id)
-            .order_by(seats.c.seat)
-        )
-        return [SeatRow(*r) for r in self._run(lambda conn: conn.execute(query).all())]
+        found = self._run(lambda conn: conn.execute(SEATS, {"game_id": game_id}).all())
+        return [SeatRow(*r) for r in found]
 
     def take(
         self, game_id: str, seat: int, invitation_hash: str, token_hash: str, now: str
@@ -104,10 +112,8 @@ class TableStore:
 
     def answer(self, game_id: str, seat: int, action_id: str) -> str | None:
         """Return the first answer to a seat's action id, or None if it is new."""
-        query = sa.select(acts.c.answer).where(
-            acts.c.game_id == game_id, acts.c.seat == seat, acts.c.action_id == action_id
-        )
-        found = self._run(lambda conn: conn.execute(query).scalar())
+        asked = {"game_id": game_id, "seat": seat, "action_id": action_id}
+        found = self._run(lambda conn: conn.execute(ANSWER, asked).scalar())
         return None if found is None else str(found)
 
     def refuse(self, game_id: str, seat: int, action_id: str, answer: str, now: str) -> str:
@@ -137,13 +143,11 @@ class TableStore:
             .on_conflict_do_nothing(index_elements=["game_id", "seat", "action_id"])
             .returning(acts.c.seat)  # (psycopg counts no rows of an INSERT ... ON CONFLICT)
         )  # fmt: skip
-        first = sa.select(acts.c.answer).where(
-            acts.c.game_id == game_id, acts.c.seat == seat, acts.c.action_id == action_id
-        )
+        asked = {"game_id": game_id, "seat": seat, "action_id": action_id}
 
         def work(conn: sa.Connection) -> str:
             if conn.execute(keep).first() is None:
-                return str(conn.execute(first).scalar_one())
+                return str(conn.execute(ANSWER, asked).scalar_one())
             if update is not None and conn.execute(update).rowcount != 1:
                 raise _Changed
             return answer
