@@ -35,13 +35,13 @@ def test_one_holder_at_a_time_and_an_expired_lease_is_taken_up(store: Store) -> 
     assert reviews.open("a", T0) and reviews.open("a", T0)  # the second changes nothing
     first = reviews.get("a")
     assert first is not None and first.status == "none" and first.pending
-    assert reviews.claim("p1", T0, T1) == "a"
+    assert reviews.claim("p1", T0, T1) == ("a", 0)
     assert reviews.claim("p2", T0, T1) is None  # held until T1
-    assert reviews.keep("a", "p1", T1, done=0)
-    assert reviews.claim("p2", T2, T2) == "a"  # p1's lease ran out (p1 died)
-    assert not reviews.keep("a", "p1", T2, ai="{}")  # p1 lost it: its writes go nowhere
-    assert reviews.keep("a", "p2", T2, ai='{"level": "random"}')
-    assert reviews.release("a", "p2", T2)
+    assert reviews.keep(("a", 0), "p1", T1, done=0)
+    assert reviews.claim("p2", T2, T2) == ("a", 0)  # p1's lease ran out (p1 died)
+    assert not reviews.keep(("a", 0), "p1", T2, ai="{}")  # p1 lost it: its writes go nowhere
+    assert reviews.keep(("a", 0), "p2", T2, ai='{"level": "random"}')
+    assert reviews.release(("a", 0), "p2", T2)
     got = reviews.get("a")
     assert got is not None and not got.pending and got.owner is None and got.ai
     assert reviews.claim("p3", T2, T2) is None  # no work left
@@ -52,7 +52,7 @@ def test_concurrent_claims_take_each_review_once(store: Store) -> None:
         store.create(finished(g))
         store.reviews.open(g, T0)
     barrier = threading.Barrier(6)
-    taken: list[str | None] = []
+    taken: list[tuple[str, int] | None] = []
 
     def claim(i: int) -> None:
         barrier.wait()
@@ -63,7 +63,7 @@ def test_concurrent_claims_take_each_review_once(store: Store) -> None:
         t.start()
     for t in threads:
         t.join()
-    assert sorted(g for g in taken if g) == ["a", "b", "c"]
+    assert sorted(g for g in taken if g) == [("a", 0), ("b", 0), ("c", 0)]
     assert taken.count(None) == 3
 
 
@@ -75,9 +75,9 @@ def test_a_review_is_asked_for_once_and_asked_ones_come_first(store: Store) -> N
     assert not store.reviews.request("b", 15, T1)  # running: nothing new starts
     got = store.reviews.get("b")
     assert got is not None and got.status == "running" and got.total == 15
-    assert store.reviews.claim("p", T1, T2) == "b"  # asked for: before the older "a"
-    assert not store.reviews.release("b", "p", T2)  # running: work is left
-    assert store.reviews.fail("b", "p", '{"msg": "x"}', T2)
+    assert store.reviews.claim("p", T1, T2) == ("b", 0)  # asked for: before the older "a"
+    assert not store.reviews.release(("b", 0), "p", T2)  # running: work is left
+    assert store.reviews.fail(("b", 0), "p", '{"msg": "x"}', T2)
     assert store.reviews.request("b", 15, T2)  # a failed review may be asked for again
 
 
@@ -117,5 +117,5 @@ def test_a_database_at_0003_upgrades_and_its_finished_games_get_the_ai_line(
         got = wait_for(client, "/api/games/a/review", h, "ai")
         assert got["status"] == "none" and got["ai"]["level"] == "random"
     with Store(db_url) as new:
-        assert new.upgrade() == "0008"
+        assert new.upgrade() == "0010"
         assert new.get("a") == game

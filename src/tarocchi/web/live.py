@@ -4,6 +4,7 @@ Every message is JSON text of at most 4 KB. The client speaks first:
 
     {"type": "hello", "token": "...", "since": 12}      since: the last version it saw
     {"type": "act", "id": "a1", "action": "SW-K", "version": 12}
+    {"type": "agree", "kind": "same"}      once the deal is over: "same" deal again, or "new"
     {"type": "ping"}
 
 and the server answers with
@@ -11,7 +12,12 @@ and the server answers with
     {"type": "state", "seat": 2, "version": 12, "view": {...}, "humans": [0, 2]}
     {"type": "update", "seat": 2, "version": 14, "events": [...], "view": {...}, "humans": [0, 2]}
     {"type": "answer", "id": "a1", "ok": true, "version": 13}  /  "ok": false, "reason": "..."
+    {"type": "table", "humans": [0, 2], "hints": false, "agreed": {"0": "same"}, "next": null}
     {"type": "error", "reason": "..."}   {"type": "pong"}
+
+A `table` message comes after the first message and at each change of the table's options
+or wishes: `next` is the id of the game every seated human agreed to play next, which each
+seat's token opens (the page moves there).
 
 A hello with `since` gets an update of everything after that version, built from the stored
 log, so a reconnecting page misses no card and sees none twice. Each change a table makes
@@ -44,8 +50,9 @@ from tarocchi.views import view
 from tarocchi.web.api import GameId, seat_json, tell
 from tarocchi.web.driver import Driver
 from tarocchi.web.lang import language
-from tarocchi.web.models import Act, Hello, Ping
+from tarocchi.web.models import Act, Agree, Hello, Ping
 from tarocchi.web.store import GameRow
+from tarocchi.web.store.tables import TABLE
 from tarocchi.web.tables import Refused, Tables
 
 MAX_MESSAGE = 4096  # bytes of one client message (uvicorn refuses larger frames alike)
@@ -54,7 +61,7 @@ IDLE_S = 30.0  # seconds of silence after which a connection is closed
 PER_SEAT = 2  # connections of one seat (a phone and a laptop, say) in one process
 # told apart by their `type` (a Literal each: a union with a discriminator would not take
 # the models' whole-number validator)
-MESSAGE: TypeAdapter[Hello | Act | Ping] = TypeAdapter(Hello | Act | Ping)
+MESSAGE: TypeAdapter[Hello | Act | Agree | Ping] = TypeAdapter(Hello | Act | Agree | Ping)
 # close codes: the 4000s mirror HTTP's statuses (4401: no hello, 4403: a wrong token...)
 TOO_BIG = 1009
 MALFORMED = Msg("malformed message")
@@ -167,8 +174,11 @@ class Channels:
         await conn.send(first)
         self.driver.kick(row.id)  # the AI may owe a turn (a restarted server, say)
         watch = self.store.watch(row.id, conn.version)
+        changes = self.store.watch(row.id + TABLE, 0)  # (before the first table message)
+        await conn.send(await self.tables.table(row.id))
         tasks = [asyncio.create_task(self.read(conn, row.id)),
-                 asyncio.create_task(self.push(conn, row.id, watch))]  # fmt: skip
+                 asyncio.create_task(self.push(conn, row.id, watch)),
+                 asyncio.create_task(self.push_table(conn, row.id, changes))]  # fmt: skip
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
@@ -177,6 +187,7 @@ class Channels:
             for task in tasks:
                 task.cancel()
             watch.close()
+            changes.close()
 
     async def push(self, conn: Connection, game_id: str, watch: Any) -> None:
         """Send an update for each version the game reaches (read from the store); the
@@ -186,6 +197,11 @@ class Channels:
             row = await asyncio.to_thread(self.store.get, game_id)
             if row is not None and row.version > conn.version:
                 await conn.send({**conn.update(row), "humans": await self.humans(game_id)})
+
+    async def push_table(self, conn: Connection, game_id: str, changes: Any) -> None:
+        """Send the table as it is at each change of its options or its humans' wishes."""
+        async for _ in changes:
+            await conn.send(await self.tables.table(game_id))
 
     async def humans(self, game_id: str) -> list[int]:
         """Return the seats people hold (public: the pages name who plays each seat)."""
@@ -210,6 +226,11 @@ class Channels:
                 answer = await self.tables.act(game_id, conn.seat, message.id, message.action,
                                                message.version)  # fmt: skip
                 await conn.send({"type": "answer", "id": message.id, **answer.to_json(tr)})
+            elif isinstance(message, Agree):
+                try:
+                    await self.tables.agree(game_id, conn.seat, message.kind)
+                except Refused as e:  # (the table's change itself comes as a table message)
+                    await conn.send({"type": "error", "reason": tr.text(e.reason)})
             elif isinstance(message, Ping):
                 await conn.send({"type": "pong"})
             else:
