@@ -6,12 +6,14 @@ same seats and no new link."""
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from tarocchi.cards import team_of
 from tarocchi.games import game
@@ -20,7 +22,7 @@ from tarocchi.record import now
 from tarocchi.views import view
 from tarocchi.web.api import hint_of
 from tests.conftest import BACKENDS, api_client, auth, store_of
-from tests.faces.test_live import GAME, Seat, live, new_table
+from tests.faces.test_live import GAME, Seat, live, new_table, words
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -194,3 +196,51 @@ def test_the_next_deal_starts_when_every_human_agrees(client: TestClient, kind: 
         assert late.table["next"] == nxt
         agree(late, kind)
     assert store_of(client).tables.options(game_id).next_game == nxt
+
+
+def test_a_table_of_four_ais_is_watched_without_a_hidden_card(client: TestClient) -> None:
+    client.app.state.channels.driver.pace_s = 0.02  # type: ignore[attr-defined]
+    res = client.post("/api/watch", json={"game": GAME, "level": "random", "seed": 26})
+    assert res.status_code == 201, res.text
+    game_id = res.json()["id"]
+    assert res.json()["link"] == f"/watch/{game_id}"
+    assert client.get(res.json()["link"]).status_code == 200
+    got = []
+    with client.websocket_connect(f"/api/games/{game_id}/watch") as ws:
+        while not (got and got[-1]["view"]["over"]):
+            got.append(ws.receive_json())
+    row = store_of(client).get(game_id)
+    rules = game(GAME)
+    names = {c.code: c.name_en for c in rules.pack.cards}
+    # one move at a time: the watcher saw the deal grow card by card
+    assert len({m["version"] for m in got}) > 40 and row.over
+    for m in got[:-1]:
+        state = replay(rules, 26, row.actions[: m["version"]])
+        played = {c for t in (*state.tricks, state.trick) for _, c in t}
+        held = {c for s in range(4) for c in range(rules.pack.size) if state.hands[s] >> c & 1}
+        aside = {c for c in range(rules.pack.size) if any(p >> c & 1 for p in state.piles)}
+        strings, text = words(m)
+        for c in held | (aside - played):
+            assert rules.pack.codes[c] not in strings, (m["version"], rules.pack.codes[c])
+            assert not re.search(rf"(?<![0-9]){re.escape(names[rules.pack.codes[c]])}", text)
+        assert m["view"]["hand"] == [] and "hands" not in m
+    # at the end, the hands as dealt, as the record has them
+    record = client.get(f"/api/games/{game_id}/record", headers=auth("x" * 32))
+    assert record.status_code == 403  # nobody holds a seat: the game's token was never told
+    dealt = rules.deal(26).hands
+    assert got[-1]["hands"] == [[rules.pack.codes[c] for c in range(rules.pack.size)
+                                 if dealt[s] >> c & 1] for s in range(4)]  # fmt: skip
+
+
+def test_only_a_table_of_four_ais_is_watched(client: TestClient) -> None:
+    data, _ = new_table(client, 27, 2)
+    assert client.get(f"/watch/{data['id']}").status_code == 404
+    with client.websocket_connect(f"/api/games/{data['id']}/watch?lang=fi") as ws:
+        said = ws.receive_json()
+        assert said == {
+            "type": "error",
+            "reason": "täällä ei ole katsottavaa neljän tekoälypelaajan pöytää",
+        }
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404

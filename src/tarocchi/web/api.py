@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import json
 import re
 import secrets
@@ -149,14 +150,17 @@ def table_turns(
     actions: tuple[tuple[int, str], ...],
     seats: tuple[int, ...],
     short: bool,
+    most: int | None = None,
 ) -> list[tuple[int, str]]:
-    """Play the AI in some seats until another seat must act or the deal ends; return their
-    actions (as ai_turns, at a table where those seats are the AI's)."""
+    """Play the AI in some seats until another seat must act or the deal ends (or `most`
+    actions are played); return their actions (as ai_turns, at a table where those seats
+    are the AI's)."""
     rules = game(game_name)
     state = replay(rules, seed, actions)
     bot = SHORT if short and level in SEARCH_LEVELS else LEVELS[level]
     bots = table_bots(rules, [bot] * 4, seed, seats, len(actions))
-    return [(move.seat, rules.action_code(move.action)) for move in advance(rules, state, bots)]
+    steps = itertools.islice(advance(rules, state, bots), most)
+    return [(move.seat, rules.action_code(move.action)) for move in steps]
 
 
 def daily_turns(

@@ -9,15 +9,18 @@ drives a table: the one holding its lease in the database (`store.tables.lead`),
 while the AI thinks. A process refused the lease looks again when it would run out, so
 when the holder dies (SIGKILL included) another process with players at that table takes
 its AI over. The AI's moves are paced by the pages, which show the events of one change
-one after another, as for one human.
+one after another, as for one human. At a table every seat of which is the AI's (one to
+watch: `tarocchi.web.watch`) the driver plays one move at a time, PACE_S apart.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import secrets
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from fastapi import HTTPException
@@ -32,6 +35,10 @@ RETRY_S = 1.0  # the wait before driving a table again after the AI or the datab
 DRIVER = "driver"  # the AI pool's client of every table's AI turns
 LEASE_ENV = "TAROCCHI_TABLE_LEASE_S"
 LEASE_S = 10.0  # how long a dead process's tables wait before another drives their AI
+PACE_ENV = "TAROCCHI_WATCH_PACE_S"
+PACE_S = 1.5  # seconds between two moves at a table every seat of which is the AI's
+ALL_SEATS = (0, 1, 2, 3)
+ONE_MOVE = functools.partial(table_turns, most=1)  # (picklable, for the AI pool)
 
 
 class Driver:
@@ -41,6 +48,7 @@ class Driver:
         self.games = games
         self.store = games.store
         self.lease_s = lease_s or float(os.environ.get(LEASE_ENV) or LEASE_S)
+        self.pace_s = float(os.environ.get(PACE_ENV) or PACE_S)
         self.owner = f"{os.getpid()}-{secrets.token_hex(6)}"
         self.running: dict[str, asyncio.Task[None]] = {}
         self.again: set[str] = set()  # tables changed while their drive was running
@@ -109,12 +117,16 @@ class Driver:
         held = {s.seat for s in await asyncio.to_thread(self.store.tables.seats, game_id)
                 if s.token_hash is not None}  # fmt: skip
         seats = tuple(s for s in AI_SEATS if s not in held)
+        job: Callable[..., list[tuple[int, str]]] = table_turns
+        watched = (await asyncio.to_thread(self.store.tables.options, game_id)).watched
+        if watched:  # every seat the AI's: one move at a time, for its watchers
+            seats, job = ALL_SEATS, ONE_MOVE
         if live.state.to_move not in seats or not await self.lead(game_id):
             return False
         args = (row.game, row.seed, row.level, row.actions, seats)
         beat = asyncio.create_task(self.renew(game_id))
         try:
-            ai = await self.games.in_pool(DRIVER, game_id, table_turns, *args)
+            ai = await self.games.in_pool(DRIVER, game_id, job, *args)
         finally:
             beat.cancel()
         rules = game(row.game)
@@ -130,6 +142,8 @@ class Driver:
             await asyncio.to_thread(self.store.tables.unlead, game_id, self.owner)
             if over:
                 self.games.ended(game_id)
+            elif watched:
+                await asyncio.sleep(self.pace_s)
         return True
 
 

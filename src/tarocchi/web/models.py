@@ -174,6 +174,13 @@ class Agree(Strict):
     kind: Literal["same", "new"]
 
 
+class Watched(BaseModel):
+    """A table of four AI players, to watch: its id and its page."""
+
+    id: str
+    link: str = Field(description="the page that shows the table as it is played")
+
+
 class TableSettings(Strict):
     """The options of your table that you, its creator, choose: whether its seats may ask
     for hints (by default only while you are its one human)."""

@@ -294,7 +294,7 @@ def make_router(games: Callable[[Request], Games], tables: Callable[[Request], T
         return reply({"seat": seat, "token": token}, 201)
 
     @router.put("/games/{game_id}/table", response_model=TableSettings,
-                responses=errors_for(401, 403, 404, 409, 422, 503))  # fmt: skip
+                responses=errors_for(400, 401, 403, 404, 409, 422, 503))  # fmt: skip
     async def put_table(game_id: GameId, body: TableSettings, request: Request, auth: Auth
                         ) -> JSONResponse:  # fmt: skip
         """Choose your table's options: whether its seats may ask for hints (each seat's

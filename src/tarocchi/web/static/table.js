@@ -2,13 +2,14 @@
 // the seat's live connection (a WebSocket). The page shows what each message says.
 
 import { _ } from "./i18n.js";
-import { GAME, SEATS, api, root, session } from "./common.js";
+import { GAME, SEATS, api, el, root, session } from "./common.js";
 
 const PING_MS = 10_000; // the server closes a connection silent for 30 s
 const RETRY_MS = 1_000;
 const FINAL = [4401, 4403, 4404, 4429]; // refusals: connecting again would be refused alike
 // the live table: on once this deal is played with friends; seat: the one at the bottom
-export const table = { on: false, seat: 0, token: null, socket: null, sent: 0 };
+// hints: whether the table's creator allows them (the server refuses a hint otherwise)
+export const table = { on: false, seat: 0, token: null, socket: null, sent: 0, hints: true };
 
 // Open a seat to a friend: its link, with the invitation's secret after the # (never sent
 // to a server, so no log holds it).
@@ -99,4 +100,45 @@ export function send(code, version) {
   table.sent += 1;
   const id = `${Date.now().toString(36)}-${table.sent}`;
   table.socket.send(JSON.stringify({ type: "act", id, action: code, version }));
+}
+
+// -- the end of a deal: the next one, once every seated human wishes the same ---------------------
+
+const WISHES = { same: () => _("the same deal again"), new: () => _("a new deal") };
+
+// Wish for the next deal ("same" or "new"); the server tells every seat (a table message).
+export function agree(kind) {
+  table.socket.send(JSON.stringify({ type: "agree", kind }));
+}
+
+// Show a table message: whether hints are allowed and who wishes what; once everyone agreed,
+// go to the next game (the same token opens it: keep it under the new game's id).
+export function showTable(m) {
+  table.hints = m.hints;
+  el("table-hints").checked = m.hints;
+  const wishes = m.humans.map((s) => {
+    const who = s === table.seat ? _("you") : SEATS[s];
+    const wish = m.agreed[s] ? WISHES[m.agreed[s]]() : _("not yet");
+    return _("%(seat)s: %(wish)s", { seat: who, wish });
+  });
+  const line = el("end-table");
+  line.hidden = m.humans.length < 2;
+  line.textContent = _("The next deal starts when everyone at the table wishes the same. %(wishes)s.",
+    { wishes: wishes.join("; ") });
+  if (!m.next) return;
+  line.textContent = _("Everyone agreed: the next deal starts…");
+  localStorage.setItem(savedKey(m.next), JSON.stringify({ token: table.token, seat: table.seat }));
+  table.socket = null; // (its close is no loss)
+  location.assign(`/play/${GAME}?table=${m.next}&seat=${table.seat}`);
+}
+
+// The creator allows or forbids hints at the table (the server tells every seat).
+export async function setHints(on) {
+  await api("PUT", `/api/games/${session.id}/table`, { hints: on });
+}
+
+// Deal a table of four AI players at a level and go and watch it (its own page).
+export async function watchTable(level) {
+  const data = await api("POST", "/api/watch", { game: GAME, level });
+  location.assign(data.link);
 }

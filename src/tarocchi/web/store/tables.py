@@ -297,6 +297,16 @@ class TableStore:
             return chosen
         return not any(s.token_hash is not None for s in self.seats(game_id))
 
+    @staticmethod
+    def watching(game_id: str) -> Callable[[sa.Connection], None]:
+        """Return the write, after a new game's own, that gives all its seats to the AI."""
+        query = table_options.insert().values(game_id=game_id, watched=True, changes=0)
+
+        def work(conn: sa.Connection) -> None:
+            conn.execute(query)
+
+        return work
+
     def announce(self, game_id: str) -> None:
         """Announce a table's change made in a transaction of the store's (on SQLite; a
         trigger does it on PostgreSQL)."""
