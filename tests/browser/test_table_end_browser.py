@@ -73,3 +73,28 @@ def test_two_friends_agree_to_play_the_same_deal_again(browser: Browser, server:
     assert friend.eval_on_selector_all(".hand-card", HAND) == dealt
     friend.screenshot(path=str(SHOTS / "table-end-next-360x640-hi.png"))
     assert creator.errors == [] and friend.errors == []  # type: ignore[attr-defined]
+
+
+def test_four_ai_players_are_watched_from_the_menu(browser: Browser, server: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    laptop = {"viewport": {"width": 1366, "height": 768}, "color_scheme": "dark"}
+    page = open_table(browser, server, "ottocento", 42, level="easy", **laptop)
+    page.goto(f"{server}/play/ottocento?lang=it")
+    page.wait_for_selector(".hand-card")
+    page.click("#menu summary")
+    page.click("#watch")
+    page.wait_for_url(f"{server}/watch/*")
+    # the AI plays card after card; the page shows the trick and how many cards each holds
+    page.wait_for_selector(".watch-slot .card", timeout=30_000)
+    page.wait_for_function("() => document.querySelectorAll('.watch-slot .card').length >= 3")
+    counts = page.eval_on_selector_all(".watch-seat .count", "els => els.map((e) => e.textContent)")
+    assert len(counts) == 4 and all("carte" in c for c in counts), counts
+    assert page.query_selector(".hand-card") is None and page.is_hidden("#watch-end")
+    assert serious(page, "the watching page") == []
+    page.screenshot(path=str(SHOTS / "watch-1366x768-it.png"))
+    phone = browser.new_context(viewport={"width": 360, "height": 640}).new_page()
+    phone.goto(page.url.replace("?lang=it", "") + "?lang=hi")
+    phone.wait_for_selector(".watch-slot .card", timeout=30_000)
+    assert "चार AI खिलाड़ी" in phone.text_content("h1")
+    phone.screenshot(path=str(SHOTS / "watch-360x640-hi.png"), full_page=True)
+    assert page.errors == []  # type: ignore[attr-defined]

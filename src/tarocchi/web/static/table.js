@@ -123,7 +123,7 @@ export function showTable(m) {
   });
   const line = el("end-table");
   line.hidden = m.humans.length < 2;
-  line.textContent = _("The next deal starts when everyone at the table wishes the same. %(wishes)s.",
+  line.textContent = _("The next deal starts when everyone at the table wishes the same (%(wishes)s).",
     { wishes: wishes.join("; ") });
   if (!m.next) return;
   line.textContent = _("Everyone agreed: the next deal starts…");
