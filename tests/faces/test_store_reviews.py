@@ -1,6 +1,7 @@
 """The stored reviews on both backends: one process at a time holds a review (claims are
 conditional updates), an expired lease is taken up, a lost holder cannot write, a request
-starts a review once, the review goes with its game, and a database at 0003 upgrades."""
+starts a review once, the review goes with its game, and a database at 0003 upgrades; a
+game has one review per human seat, and a database at 0008 keeps its reviews as South's."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import time
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from tarocchi.match import play_deal
@@ -119,3 +121,30 @@ def test_a_database_at_0003_upgrades_and_its_finished_games_get_the_ai_line(
     with Store(db_url) as new:
         assert new.upgrade() == "0010"
         assert new.get("a") == game
+
+
+def test_each_seat_of_a_game_has_its_own_review(store: Store) -> None:
+    store.create(finished("a"))
+    assert store.reviews.open("a", T0, 0) and store.reviews.open("a", T0, 2)
+    assert store.reviews.request("a", 15, T1, seat=2)
+    south, north = store.reviews.get("a"), store.reviews.get("a", 2)
+    assert south is not None and south.status == "none"
+    assert north is not None and north.status == "running" and north.seat == 2
+    taken = {store.reviews.claim("p", T1, T2), store.reviews.claim("q", T1, T2)}
+    assert taken == {("a", 0), ("a", 2)}
+    assert store.reviews.keep(("a", 2), "p", T2, done=1) != store.reviews.keep(("a", 2), "q", T2)
+
+
+def test_a_database_at_0008_keeps_its_reviews_as_souths(db_url: str) -> None:
+    with Store(db_url) as old:
+        assert old.upgrade("0008") == "0008"
+        old.create(finished("a"))
+        row = {"t": T0, "ai": '{"level": "random"}'}
+        old.atomic(lambda conn: conn.execute(sa.text(
+            "INSERT INTO reviews (game_id, status, pending, done, ai, created_at, updated_at) "
+            "VALUES ('a', 'none', false, 0, :ai, :t, :t)"), row))  # fmt: skip
+    with Store(db_url) as new:
+        assert new.upgrade() == "0010"
+        kept = new.reviews.get("a")
+        assert kept is not None and kept.seat == 0 and kept.ai == '{"level": "random"}'
+        assert new.reviews.get("a", 1) is None and new.reviews.open("a", T1, 1)

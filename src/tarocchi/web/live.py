@@ -205,8 +205,7 @@ class Channels:
 
     async def humans(self, game_id: str) -> list[int]:
         """Return the seats people hold (public: the pages name who plays each seat)."""
-        held = await asyncio.to_thread(self.store.tables.seats, game_id)
-        return [0, *(s.seat for s in held if s.token_hash is not None)]
+        return await asyncio.to_thread(self.store.tables.humans, game_id)
 
     async def read(self, conn: Connection, game_id: str) -> None:
         """Answer the seat's messages until it leaves or falls silent."""

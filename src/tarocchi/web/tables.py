@@ -201,7 +201,8 @@ class Tables:
             raise Refused(404, NO_GAME)
         if not row.over:
             raise Refused(409, NOT_OVER)
-        await asyncio.to_thread(tables.agree, game_id, seat, kind, now())
+        if (await asyncio.to_thread(tables.agreements, game_id)).get(seat) != kind:
+            await asyncio.to_thread(tables.agree, game_id, seat, kind, now())
         humans = await asyncio.to_thread(tables.humans, game_id)
         wishes = await asyncio.to_thread(tables.agreements, game_id)
         if all(wishes.get(s) == kind for s in humans):

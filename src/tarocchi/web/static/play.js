@@ -10,8 +10,8 @@ import { KEYS, MIN_CARD_PX, place } from "./hand.js";
 import { openEnd, openReplay, replayKey, resetEnd } from "./end.js";
 import { openReview, resetReview, showAiLine } from "./review.js";
 import {
-  agree, connect, invite, openedSeats, savedSeat, send, setHints, showTable, table, takeSeat, turnTable,
-  watchTable,
+  agree, connect, openedSeats, savedSeat, send, showTable, table, takeSeat, turnTable, watchTable,
+  wireInvites,
 } from "./table.js";
 
 const BACKS_SHOWN = 5; // an opponent's hand is drawn as a few backs and its count
@@ -525,36 +525,6 @@ async function joinTable(id, seat, secret) {
   goLive(token, savedSeat(id)?.seat ?? seat);
 }
 
-function inviteRow(seat) {
-  return el("invite-dialog").querySelector(`li[data-seat="${seat}"]`);
-}
-
-async function openInvites() {
-  el("invite-dialog").showModal();
-  try {
-    for (const s of await openedSeats()) {
-      inviteRow(s.seat).querySelector(".invite-state").textContent = s.taken ? _("taken") : _("invited");
-    }
-  } catch (err) {
-    // a deal not started yet: nothing is open
-  }
-}
-
-async function openSeat(seat) {
-  const row = inviteRow(seat);
-  const said = row.querySelector(".invite-state");
-  try {
-    const input = row.querySelector(".invite-link");
-    input.value = await invite(seat);
-    input.hidden = false;
-    input.select();
-    said.textContent = _("Send this link to one friend: it seats one person.");
-    if (!table.on) goLive(session.token, 0);
-  } catch (err) {
-    said.textContent = _("Could not open the seat: %(reason)s", { reason: err.message });
-  }
-}
-
 // -- hints, the last trick, keys ------------------------------------------------------------------
 
 // The Hint button: wanted, the deal going on, and at a table allowed by its creator.
@@ -678,19 +648,12 @@ function wire() {
     localStorage.setItem("tarocchi-hints", el("hints-on").checked ? "on" : "off");
     showHintButton();
   });
-  el("table-hints").addEventListener("change", () => setHints(el("table-hints").checked).catch((err) => {
-    el("table-hints").checked = !el("table-hints").checked;
-    setPrompt(_("The server refused: %(reason)s", { reason: err.message }), "warn");
-  }));
   // at a table, the next deal is everyone's wish
   el("end-new").addEventListener("click", () => (table.on ? agree("new") : newDeal()));
-  el("invite").addEventListener("click", openInvites);
+  wireInvites(() => { if (!table.on) goLive(session.token, 0); });
   el("watch").addEventListener("click", () => watchTable(el("level").value).catch((err) => {
     setPrompt(_("Could not start a deal: %(reason)s", { reason: err.message }), "warn");
   }));
-  for (const b of el("invite-dialog").querySelectorAll(".invite-open")) {
-    b.addEventListener("click", () => openSeat(Number(b.dataset.seat)));
-  }
   el("end-again").addEventListener("click", () => (table.on ? agree("same") : newDeal(state.view.seed)));
   el("end-replay").addEventListener("click", () => openReplay(state.history));
   el("end-review").addEventListener("click", () => openReview(state.view, state.history));

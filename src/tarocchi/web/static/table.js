@@ -132,9 +132,57 @@ export function showTable(m) {
   location.assign(`/play/${GAME}?table=${m.next}&seat=${table.seat}`);
 }
 
+// -- the invitation dialog (the creator's): the seats opened, their links, the hints allowed ------
+
+function inviteRow(seat) {
+  return el("invite-dialog").querySelector(`li[data-seat="${seat}"]`);
+}
+
+async function openInvites() {
+  el("invite-dialog").showModal();
+  try {
+    for (const s of await openedSeats()) {
+      inviteRow(s.seat).querySelector(".invite-state").textContent = s.taken ? _("taken") : _("invited");
+    }
+  } catch (err) {
+    // a deal not started yet: nothing is open
+  }
+}
+
+// Open a seat and show its link; opened tells the page (its live connection starts).
+async function openSeat(seat, opened) {
+  const row = inviteRow(seat);
+  const said = row.querySelector(".invite-state");
+  try {
+    const input = row.querySelector(".invite-link");
+    input.value = await invite(seat);
+    input.hidden = false;
+    input.select();
+    said.textContent = _("Send this link to one friend: it seats one person.");
+    opened();
+  } catch (err) {
+    said.textContent = _("Could not open the seat: %(reason)s", { reason: err.message });
+  }
+}
+
 // The creator allows or forbids hints at the table (the server tells every seat).
-export async function setHints(on) {
-  await api("PUT", `/api/games/${session.id}/table`, { hints: on });
+async function setHints(box) {
+  const said = el("table-hints-state");
+  said.textContent = "";
+  try {
+    await api("PUT", `/api/games/${session.id}/table`, { hints: box.checked });
+  } catch (err) {
+    box.checked = !box.checked;
+    said.textContent = _("The server refused: %(reason)s", { reason: err.message });
+  }
+}
+
+export function wireInvites(opened) {
+  el("invite").addEventListener("click", openInvites);
+  for (const b of el("invite-dialog").querySelectorAll(".invite-open")) {
+    b.addEventListener("click", () => openSeat(Number(b.dataset.seat), opened));
+  }
+  el("table-hints").addEventListener("change", () => setHints(el("table-hints")));
 }
 
 // Deal a table of four AI players at a level and go and watch it (its own page).

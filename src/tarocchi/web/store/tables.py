@@ -215,7 +215,9 @@ class TableStore:
         """Return the seats people hold at a game: South (the creator) and each seat a
         friend has taken; none at a table every seat of which is the AI's."""
         held = [s.seat for s in self.seats(game_id) if s.token_hash is not None]
-        return [] if self.options(game_id).watched else [0, *held]
+        if held:  # (a table with friends is never one of four AI players)
+            return [0, *held]
+        return [] if self.options(game_id).watched else [0]
 
     def options(self, game_id: str) -> TableOptions:
         """Return a table's options (the defaults if none were set)."""
