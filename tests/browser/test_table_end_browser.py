@@ -24,13 +24,19 @@ def table_id(page: Page) -> str:
     return str(page.evaluate("new URLSearchParams(location.search).get('table')"))
 
 
-def test_two_friends_agree_to_play_the_same_deal_again(browser: Browser, server: str) -> None:
+def menu(browser: Browser, server: str, name: str, seed: int) -> Page:
+    """Return a deal's page on a laptop in dark mode, in Italian, its menu open."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     laptop = {"viewport": {"width": 1366, "height": 768}, "color_scheme": "dark"}
-    creator = open_table(browser, server, "piedicavallo", 41, level="easy", **laptop)
-    creator.goto(f"{server}/play/piedicavallo?lang=it")
-    creator.wait_for_selector(".hand-card")
-    creator.click("#menu summary")
+    page = open_table(browser, server, name, seed, level="easy", **laptop)
+    page.goto(f"{server}/play/{name}?lang=it")
+    page.wait_for_selector(".hand-card")
+    page.click("#menu summary")
+    return page
+
+
+def test_two_friends_agree_to_play_the_same_deal_again(browser: Browser, server: str) -> None:
+    creator = menu(browser, server, "piedicavallo", 41)
     creator.click("#invite")
     creator.click('#invite-dialog .invite-open[data-seat="2"]')
     link = creator.wait_for_selector(
@@ -76,12 +82,7 @@ def test_two_friends_agree_to_play_the_same_deal_again(browser: Browser, server:
 
 
 def test_four_ai_players_are_watched_from_the_menu(browser: Browser, server: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    laptop = {"viewport": {"width": 1366, "height": 768}, "color_scheme": "dark"}
-    page = open_table(browser, server, "ottocento", 42, level="easy", **laptop)
-    page.goto(f"{server}/play/ottocento?lang=it")
-    page.wait_for_selector(".hand-card")
-    page.click("#menu summary")
+    page = menu(browser, server, "ottocento", 42)
     page.click("#watch")
     page.wait_for_url(f"{server}/watch/*")
     # the AI plays card after card; the page shows the trick and how many cards each holds
