@@ -12,6 +12,7 @@ the rules (`TrickGame.view`, `tarocchi.games.base.View`); this module gives its 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from tarocchi.cards import SEATS, TEAMS, Pack, bits
@@ -24,11 +25,19 @@ from tarocchi.games.replay import iter_replay
 from tarocchi.i18n import N_, Msg, Translator, nmsg, translator
 
 ENGLISH = translator("en")
+WATCHER = -1  # the seat of a public view: no seat's
 
 
 def view(state: GameState, seat: int) -> View:
     """Return what seat may know of state."""
     return game(state.GAME).view(state, seat)
+
+
+def public_view(state: GameState) -> View:
+    """Return what anyone watching the table may know of state: a seat's view without its
+    hand, its own cards laid aside and its legal actions (the cards played, the public
+    events, the cards every seat knows of, each hand's size; every hand once it is over)."""
+    return replace(view(state, 0), seat=WATCHER, hand=0, legal=(), private=0)
 
 
 def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:

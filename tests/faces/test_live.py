@@ -62,6 +62,8 @@ class Seat:
         self.answers: dict[str, dict[str, Any]] = {}
         ws.send_json({"type": "hello", "token": token, "since": since})
         self.last = self.next()
+        self.table = self.next()  # then the table: who sits where, hints, wishes
+        assert self.table["type"] == "table", self.table
 
     def next(self) -> dict[str, Any]:
         message: dict[str, Any] = self.ws.receive_json()
@@ -86,6 +88,8 @@ class Seat:
     def take(self, message: dict[str, Any]) -> None:
         if message["type"] in ("state", "update"):
             self.last = message
+        elif message["type"] == "table":
+            self.table = message
 
     def settle(self, humans: set[int], floor: int = 0) -> dict[str, Any]:
         """Read until the table is at floor or later, a human seat to move or the deal over;

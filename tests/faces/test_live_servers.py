@@ -1,7 +1,8 @@
 """Friends' tables over two real `tarocchi serve` processes on one real PostgreSQL: two
 partners connected to different processes play a whole deal, each seeing the other's
 cards; a process killed with SIGKILL loses no acknowledged action, and its player's
-reconnect to the other process resumes from the version it last saw."""
+reconnect to the other process resumes from the version it last saw; partners on two
+processes agree on the next deal, which is made once."""
 
 from __future__ import annotations
 
@@ -358,3 +359,31 @@ def test_secrets_and_tokens_never_reach_the_log(tmp_path: Path) -> None:
     assert "WebSocket /api/games/" in text
     for secret_text in (secret, *tokens.values()):
         assert secret_text not in text
+
+
+@pytest.mark.slow
+def test_partners_on_two_processes_agree_on_the_next_deal(
+    two_servers: tuple[list[str], list[Any], str],
+) -> None:
+    """Each wish reaches the partner on the other process (PostgreSQL announces a table's
+    changes as it does a game's versions), and the next game is made once."""
+    (a, b), _, url = two_servers
+    game_id, tokens = table(a, 24)
+    with contextlib.ExitStack() as stack:
+        seats = {0: join(stack, a, game_id, tokens[0]), 2: join(stack, b, game_id, tokens[2])}
+        play(seats, 0)
+        seats[0].ws.send_json({"type": "agree", "kind": "new"})
+        while seats[2].table["agreed"] != {"0": "new"}:
+            seats[2].take(seats[2].next())
+        seats[2].ws.send_json({"type": "agree", "kind": "new"})
+        for s in seats.values():
+            while not s.table["next"]:
+                s.take(s.next())
+        assert seats[0].table["next"] == seats[2].table["next"]
+        nxt = seats[0].table["next"]
+    with Store(url) as store:
+        assert store.tables.options(game_id).next_game == nxt
+        assert store.get(nxt) is not None and store.get(nxt).seed != store.get(game_id).seed
+    with contextlib.ExitStack() as stack:  # the same tokens, on either process
+        north = join(stack, a, nxt, tokens[2])
+        assert north.last["seat"] == 2 and north.table["humans"] == [0, 2]

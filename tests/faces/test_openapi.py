@@ -5,6 +5,7 @@ as a plain `st run` of every phase (coverage, fuzzing, stateful)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import subprocess
 import sys
@@ -23,11 +24,12 @@ from tests.conftest import free_port, start_server, stop_server
 EXAMPLES = 40  # per operation and phase: bounded, the suite's time is shared
 
 
-@pytest.fixture(scope="module")
-def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Yield a running server's base URL and a game on it (its id and token)."""
+@contextlib.contextmanager
+def running(folder: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Run a server on a database in folder; yield its base URL and a game on it (its id
+    and token)."""
     port = free_port()
-    proc = start_server(tmp_path_factory.mktemp("openapi") / "games.sqlite3", port)
+    proc = start_server(folder / "games.sqlite3", port)
     base = f"http://127.0.0.1:{port}"
     try:
         data = httpx.post(f"{base}/api/games", json={"game": "piedicavallo", "level": "random"},
@@ -35,6 +37,13 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[st
         yield base, data
     finally:
         stop_server(proc)
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Yield a running server's base URL and a game on it (its id and token)."""
+    with running(tmp_path_factory.mktemp("openapi")) as served:
+        yield served
 
 
 # the document the app publishes (the test below checks the running server serves it)
@@ -54,14 +63,17 @@ def test_the_api_keeps_its_document(case: Any, api: tuple[str, dict[str, Any]]) 
     case.call_and_validate(base_url=base, timeout=60)
 
 
-def test_a_plain_schemathesis_run_passes(api: tuple[str, dict[str, Any]], tmp_path: Path) -> None:
-    """`st run` with every check, as a user would run it (its own files in tmp_path)."""
+def test_a_plain_schemathesis_run_passes(tmp_path: Path) -> None:
+    """`st run` with every check, as a user would run it (its own files in tmp_path), on a
+    server of its own: the test above spends this client's rate of new deals (two routes
+    deal one), and a client told to wait is answered 429 whatever it asks."""
     st = Path(sys.executable).parent / "st"
-    run = subprocess.run(
-        [str(st), "--no-color", "run", f"{api[0]}/openapi.json", "--checks", "all",
-         "--max-examples", "10", "--workers", "1"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+    with running(tmp_path) as (base, _):
+        run = subprocess.run(
+            [str(st), "--no-color", "run", f"{base}/openapi.json", "--checks", "all",
+             "--max-examples", "10", "--workers", "1"],
+            cwd=tmp_path, capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
     assert run.returncode == 0, run.stdout[-4000:]
     summary = re.search(r"(\d+) generated, (\d+) passed", run.stdout)
     assert summary and summary[1] == summary[2] != "0", run.stdout[-4000:]

@@ -140,7 +140,7 @@ def test_an_old_file_is_upgraded_in_place(tmp_path: Path) -> None:
             assert client.get(f"/api/games/{game_id}/record", headers=h).status_code == 200
     with sqlite3.connect(db) as raw:
         after = {r[0]: r for r in raw.execute("SELECT * FROM games")}
-        assert raw.execute("SELECT version_num FROM alembic_version").fetchall() == [("0009",)]
+        assert raw.execute("SELECT version_num FROM alembic_version").fetchall() == [("0010",)]
     for old in before:  # each stored log went on from where it was
         new = after[old[0]]
         assert new[:5] == old[:5] and json.loads(new[5])[: old[6]] == json.loads(old[5])
@@ -172,7 +172,7 @@ def test_a_file_with_seed_chosen_is_adopted(tmp_path: Path) -> None:
         raw.execute("INSERT INTO games VALUES ('a', 'h', 'piedicavallo', -1, 'normal', '[]', 0, "
                     f"0, '{T0}', '{T0}', 1)")  # fmt: skip
     with Store(db) as store:
-        assert store.upgrade() == "0009"
+        assert store.upgrade() == "0010"
         assert store.get("a") == replace(row("a"), seed=2**64 - 1, seed_chosen=True)
 
 
@@ -197,7 +197,7 @@ def test_concurrent_upgrades_of_a_new_database(db_url: str) -> None:
         subprocess.Popen([sys.executable, "-c", UPGRADE, db_url], stdout=subprocess.PIPE)
         for _ in range(3)
     ]
-    assert [p.communicate(timeout=60)[0].strip() for p in procs] == [b"0009"] * 3
+    assert [p.communicate(timeout=60)[0].strip() for p in procs] == [b"0010"] * 3
     with Store(db_url) as store:
         store.create(row("a"))
         assert store.count() == 1
@@ -351,7 +351,7 @@ def test_db_upgrade_and_serve_s_checks(
     db = tmp_path / "old.sqlite3"
     shutil.copy(DATA / "games-v0.sqlite3", db)
     assert main(["db", "upgrade", "--db", str(db)]) == 0
-    assert "revision 0009" in capsys.readouterr().out
+    assert "revision 0010" in capsys.readouterr().out
     with Store(db) as store:
         assert store.count() == 3
     assert main(["db", "upgrade", "--db", "postgresql://postgres@127.0.0.1:1/none"]) == 1

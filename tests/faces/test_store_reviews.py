@@ -1,6 +1,7 @@
 """The stored reviews on both backends: one process at a time holds a review (claims are
 conditional updates), an expired lease is taken up, a lost holder cannot write, a request
-starts a review once, the review goes with its game, and a database at 0003 upgrades."""
+starts a review once, the review goes with its game, and a database at 0003 upgrades; a
+game has one review per human seat, and a database at 0008 keeps its reviews as South's."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import time
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from tarocchi.match import play_deal
@@ -35,13 +37,13 @@ def test_one_holder_at_a_time_and_an_expired_lease_is_taken_up(store: Store) -> 
     assert reviews.open("a", T0) and reviews.open("a", T0)  # the second changes nothing
     first = reviews.get("a")
     assert first is not None and first.status == "none" and first.pending
-    assert reviews.claim("p1", T0, T1) == "a"
+    assert reviews.claim("p1", T0, T1) == ("a", 0)
     assert reviews.claim("p2", T0, T1) is None  # held until T1
-    assert reviews.keep("a", "p1", T1, done=0)
-    assert reviews.claim("p2", T2, T2) == "a"  # p1's lease ran out (p1 died)
-    assert not reviews.keep("a", "p1", T2, ai="{}")  # p1 lost it: its writes go nowhere
-    assert reviews.keep("a", "p2", T2, ai='{"level": "random"}')
-    assert reviews.release("a", "p2", T2)
+    assert reviews.keep(("a", 0), "p1", T1, done=0)
+    assert reviews.claim("p2", T2, T2) == ("a", 0)  # p1's lease ran out (p1 died)
+    assert not reviews.keep(("a", 0), "p1", T2, ai="{}")  # p1 lost it: its writes go nowhere
+    assert reviews.keep(("a", 0), "p2", T2, ai='{"level": "random"}')
+    assert reviews.release(("a", 0), "p2", T2)
     got = reviews.get("a")
     assert got is not None and not got.pending and got.owner is None and got.ai
     assert reviews.claim("p3", T2, T2) is None  # no work left
@@ -52,7 +54,7 @@ def test_concurrent_claims_take_each_review_once(store: Store) -> None:
         store.create(finished(g))
         store.reviews.open(g, T0)
     barrier = threading.Barrier(6)
-    taken: list[str | None] = []
+    taken: list[tuple[str, int] | None] = []
 
     def claim(i: int) -> None:
         barrier.wait()
@@ -63,7 +65,7 @@ def test_concurrent_claims_take_each_review_once(store: Store) -> None:
         t.start()
     for t in threads:
         t.join()
-    assert sorted(g for g in taken if g) == ["a", "b", "c"]
+    assert sorted(g for g in taken if g) == [("a", 0), ("b", 0), ("c", 0)]
     assert taken.count(None) == 3
 
 
@@ -75,9 +77,9 @@ def test_a_review_is_asked_for_once_and_asked_ones_come_first(store: Store) -> N
     assert not store.reviews.request("b", 15, T1)  # running: nothing new starts
     got = store.reviews.get("b")
     assert got is not None and got.status == "running" and got.total == 15
-    assert store.reviews.claim("p", T1, T2) == "b"  # asked for: before the older "a"
-    assert not store.reviews.release("b", "p", T2)  # running: work is left
-    assert store.reviews.fail("b", "p", '{"msg": "x"}', T2)
+    assert store.reviews.claim("p", T1, T2) == ("b", 0)  # asked for: before the older "a"
+    assert not store.reviews.release(("b", 0), "p", T2)  # running: work is left
+    assert store.reviews.fail(("b", 0), "p", '{"msg": "x"}', T2)
     assert store.reviews.request("b", 15, T2)  # a failed review may be asked for again
 
 
@@ -117,5 +119,32 @@ def test_a_database_at_0003_upgrades_and_its_finished_games_get_the_ai_line(
         got = wait_for(client, "/api/games/a/review", h, "ai")
         assert got["status"] == "none" and got["ai"]["level"] == "random"
     with Store(db_url) as new:
-        assert new.upgrade() == "0009"
+        assert new.upgrade() == "0010"
         assert new.get("a") == game
+
+
+def test_each_seat_of_a_game_has_its_own_review(store: Store) -> None:
+    store.create(finished("a"))
+    assert store.reviews.open("a", T0, 0) and store.reviews.open("a", T0, 2)
+    assert store.reviews.request("a", 15, T1, seat=2)
+    south, north = store.reviews.get("a"), store.reviews.get("a", 2)
+    assert south is not None and south.status == "none"
+    assert north is not None and north.status == "running" and north.seat == 2
+    taken = {store.reviews.claim("p", T1, T2), store.reviews.claim("q", T1, T2)}
+    assert taken == {("a", 0), ("a", 2)}
+    assert store.reviews.keep(("a", 2), "p", T2, done=1) != store.reviews.keep(("a", 2), "q", T2)
+
+
+def test_a_database_at_0008_keeps_its_reviews_as_souths(db_url: str) -> None:
+    with Store(db_url) as old:
+        assert old.upgrade("0008") == "0008"
+        old.create(finished("a"))
+        row = {"t": T0, "ai": '{"level": "random"}'}
+        old.atomic(lambda conn: conn.execute(sa.text(
+            "INSERT INTO reviews (game_id, status, pending, done, ai, created_at, updated_at) "
+            "VALUES ('a', 'none', false, 0, :ai, :t, :t)"), row))  # fmt: skip
+    with Store(db_url) as new:
+        assert new.upgrade() == "0010"
+        kept = new.reviews.get("a")
+        assert kept is not None and kept.seat == 0 and kept.ai == '{"level": "random"}'
+        assert new.reviews.get("a", 1) is None and new.reviews.open("a", T1, 1)

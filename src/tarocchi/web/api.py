@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import json
 import re
 import secrets
@@ -76,6 +77,7 @@ CHANGED = Msg("the game changed meanwhile; reload it")
 # plays only the seats nobody holds
 AT_A_TABLE = Msg("this deal is played at a table with friends; play it on its live connection")
 NOT_OVER = Msg("the deal is not over yet")
+HINTS_OFF = Msg("hints are off at this table: its creator decides")
 # a record holds its seed, which tells everyone's deal of the day until the day is over
 UNREVEALED = Msg("the deal of the day's record is given once the day is over")
 CACHE_SIZE = 4096  # live states kept in memory; others are rebuilt from the log on demand
@@ -148,14 +150,17 @@ def table_turns(
     actions: tuple[tuple[int, str], ...],
     seats: tuple[int, ...],
     short: bool,
+    most: int | None = None,
 ) -> list[tuple[int, str]]:
-    """Play the AI in some seats until another seat must act or the deal ends; return their
-    actions (as ai_turns, at a table where those seats are the AI's)."""
+    """Play the AI in some seats until another seat must act or the deal ends (or `most`
+    actions are played); return their actions (as ai_turns, at a table where those seats
+    are the AI's)."""
     rules = game(game_name)
     state = replay(rules, seed, actions)
     bot = SHORT if short and level in SEARCH_LEVELS else LEVELS[level]
     bots = table_bots(rules, [bot] * 4, seed, seats, len(actions))
-    return [(move.seat, rules.action_code(move.action)) for move in advance(rules, state, bots)]
+    steps = itertools.islice(advance(rules, state, bots), most)
+    return [(move.seat, rules.action_code(move.action)) for move in steps]
 
 
 def daily_turns(
@@ -170,15 +175,19 @@ def daily_turns(
 
 
 def hint_for(
-    game_name: str, seed: int, actions: tuple[tuple[int, str], ...]
+    game_name: str, seed: int, actions: tuple[tuple[int, str], ...], seat: int = HUMAN
 ) -> list[dict[str, Any]]:
-    """Rank South's legal actions by the fair valuation (in a worker process), from South's
-    view: the values the review gives this decision, so the Hint is never cut short."""
+    """Rank a seat's legal actions (in a worker process): `hint_of` the stored game's state."""
+    return hint_of(replay(game(game_name), seed, actions), seat)
+
+
+def hint_of(state: Any, seat: int) -> list[dict[str, Any]]:
+    """Rank a seat's legal actions by the fair valuation, from that seat's view only: the
+    values the review gives this decision, so the Hint is never cut short."""
     from tarocchi.bots.hints import suggest
 
-    rules = game(game_name)
-    v = view(replay(rules, seed, actions), HUMAN)
-    return [{"action": h.code, "value": h.value, "reason": h.reason} for h in suggest(v)]
+    return [{"action": h.code, "value": h.value, "reason": h.reason}
+            for h in suggest(view(state, seat))]  # fmt: skip
 
 
 @dataclass(slots=True)
@@ -283,6 +292,19 @@ class Games:
         ):
             raise HTTPException(403, WRONG_TOKEN)
         return self.in_memory(row, fresh)
+
+    async def seat_of(self, row: GameRow, auth: Key) -> int:
+        """Return the seat that what opened a game (see load, with seats) holds: South for
+        the game's token or its player, else the seat a friend's token holds."""
+        if isinstance(auth, Player) or auth is None:
+            return HUMAN
+        hashed = token_hash(auth.credentials)
+        if secrets.compare_digest(hashed, row.token_hash):
+            return HUMAN
+        seat = await asyncio.to_thread(self.store.tables.holder, row.id, hashed)
+        if seat is None:
+            raise HTTPException(403, WRONG_TOKEN)
+        return seat
 
     def in_memory(self, row: GameRow, fresh: bool = False) -> Live:
         """Return a stored game in memory: the state its log leads to, kept from before if
@@ -404,7 +426,7 @@ class Games:
 
     async def alone(self, game_id: str) -> None:
         """Refuse (409) a request of the one-human API for a game at a table with friends:
-        it would play the AI in the seats people hold, or hint where hints are off."""
+        it would play the AI in the seats people hold."""
         if await asyncio.to_thread(self.store.tables.is_table, game_id):
             raise HTTPException(409, AT_A_TABLE)
 
@@ -419,13 +441,15 @@ class Games:
         stamp = now()
         return lambda conn: self.store.daily.finish(conn, row.id, margin, choices, stamp)
 
-    async def hints(self, live: Live, client: str) -> list[dict[str, Any]]:
-        """Rank South's legal actions (409 when South is not to act)."""
-        if live.state.to_move != HUMAN:
+    async def hints(self, live: Live, client: str, seat: int = HUMAN) -> list[dict[str, Any]]:
+        """Rank a seat's legal actions (409 when it is not to act, or at a table whose
+        creator has not allowed hints)."""
+        if live.state.to_move != seat:
             raise HTTPException(409, NOT_YOUR_TURN)
-        await self.alone(live.row.id)
+        if not await asyncio.to_thread(self.store.tables.hints_allowed, live.row.id):
+            raise HTTPException(409, HINTS_OFF)
         row = live.row
-        args = (row.game, row.seed, row.actions)
+        args = (row.game, row.seed, row.actions, seat)
         return await self.in_pool(client, row.id, hint_for, *args, shortens=False)
 
     async def practice(self, live: Live, decision: int, client: str) -> tuple[Live, str]:
@@ -617,13 +641,16 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
     @router.get("/games/{game_id}/hint", response_model=Hints,
                 responses=errors_for(*opened, 429))  # fmt: skip
     async def get_hint(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
-        """Return your legal actions ranked by the search, each with a value and a reason."""
+        """Return your legal actions ranked by the search, each with a value and a reason
+        (from your seat's view only; a friend's seat token asks for that seat's, where the
+        table's creator allows hints: 409 otherwise)."""
         service = games(request)
         AI_MS.set(0.0)
         client = client_of(request)
         service.limit("hint", client, game_id)  # first: a flood's refusals must cost little
-        live = await service.load(game_id, auth)
-        ranked = await service.hints(live, client)
+        live = await service.load(game_id, auth, seats=True)
+        seat = await service.seat_of(live.row, auth)
+        ranked = await service.hints(live, client, seat)
         tr = translator(language(request))
         for r in ranked:
             r["reason"] = tr.text(r["reason"])

@@ -28,7 +28,7 @@ from starlette.routing import BaseRoute, Match, Mount
 
 from tarocchi.games import GAMES, game
 from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, nmsg, translator
-from tarocchi.web import live, tables
+from tarocchi.web import live, tables, watch
 from tarocchi.web.api import Games, make_router, prepare_worker
 from tarocchi.web.daily import make_router as daily_routes
 from tarocchi.web.daily import publish_ahead
@@ -203,6 +203,10 @@ def create_app(
                            lambda request: request.app.state.tables)
     )  # fmt: skip
     app.include_router(live.make_router(lambda ws: ws.app.state.channels))
+    app.include_router(
+        watch.make_router(lambda request: request.app.state.games,
+                          lambda conn: conn.app.state.tables)
+    )  # fmt: skip
     app.include_router(player_routes())
     app.include_router(daily_routes(lambda request: request.app.state.games))
     app.include_router(history_routes())

@@ -9,7 +9,8 @@ drives a table: the one holding its lease in the database (`store.tables.lead`),
 while the AI thinks. A process refused the lease looks again when it would run out, so
 when the holder dies (SIGKILL included) another process with players at that table takes
 its AI over. The AI's moves are paced by the pages, which show the events of one change
-one after another, as for one human.
+one after another, as for one human. At a table every seat of which is the AI's (one to
+watch: `tarocchi.web.watch`) the driver plays one move at a time, PACE_S apart.
 
 The AI also plays a human's turn when their time runs out (`due`): their grace (GRACE_S, or
 $TAROCCHI_AWAY_GRACE_S), counted from the later of the turn's start and when they were last
@@ -24,9 +25,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import secrets
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from fastapi import HTTPException
@@ -46,6 +49,10 @@ GRACE_ENV = "TAROCCHI_AWAY_GRACE_S"
 GRACE_S = 60.0  # how long an away human's turn waits before the AI plays it for them
 SEEN_S = 30.0  # a seat without a ping for this long is away (its page pings every 10 s)
 WAKE_MARGIN_S = 0.05  # past a deadline when its table is driven again
+PACE_ENV = "TAROCCHI_WATCH_PACE_S"
+PACE_S = 1.5  # seconds between two moves at a table every seat of which is the AI's
+ALL_SEATS = (0, 1, 2, 3)
+ONE_MOVE = functools.partial(table_turns, most=1)  # (picklable, for the AI pool)
 
 
 class Driver:
@@ -57,6 +64,7 @@ class Driver:
         self.store = games.store
         self.lease_s = lease_s or float(os.environ.get(LEASE_ENV) or LEASE_S)
         self.grace_s = grace_s or float(os.environ.get(GRACE_ENV) or GRACE_S)
+        self.pace_s = float(os.environ.get(PACE_ENV) or PACE_S)
         self.owner = f"{os.getpid()}-{secrets.token_hex(6)}"
         self.running: dict[str, asyncio.Task[None]] = {}
         self.again: set[str] = set()  # tables changed while their drive was running
@@ -129,17 +137,23 @@ class Driver:
         if row is None:
             return False
         live = self.games.in_memory(row)
-        plan = await self.plan(game_id, live.state.to_move)
-        if plan is None or not await self.lead(game_id):
+        watched = (await asyncio.to_thread(self.store.tables.options, game_id)).watched
+        plan = (
+            (ALL_SEATS, frozenset[int](), None, None)  # every seat the AI's: one move at a time
+            if watched
+            else await self.plan(game_id, live.state.to_move)
+        )
+        if plan is None or live.state.to_move is None or not await self.lead(game_id):
             return False
         seats, humans, timed, away = plan
+        job: Callable[..., list[tuple[int, str]]] = ONE_MOVE if watched else table_turns
         if away is not None:  # its grace ran out: the AI stands in until its human is back
             await asyncio.to_thread(self.store.presence.stand_in, game_id, away, AWAY)
         args = (row.game, row.seed, row.level, row.actions, seats)
         done = asyncio.Event()
         beat = asyncio.create_task(self.renew(game_id, done))
         try:
-            ai = await self.games.in_pool(DRIVER, game_id, table_turns, *args)
+            ai = await self.games.in_pool(DRIVER, game_id, job, *args)
         finally:
             done.set()
             await beat
@@ -160,6 +174,8 @@ class Driver:
             await asyncio.to_thread(self.store.tables.unlead, game_id, self.owner)
             if over:
                 self.games.ended(game_id)
+            elif watched:
+                await asyncio.sleep(self.pace_s)
         return True
 
     async def plan(

@@ -4,6 +4,7 @@ Every message is JSON text of at most 4 KB. The client speaks first:
 
     {"type": "hello", "token": "...", "since": 12}      since: the last version it saw
     {"type": "act", "id": "a1", "action": "SW-K", "version": 12}
+    {"type": "agree", "kind": "same"}      once the deal is over: "same" deal again, or "new"
     {"type": "ping"}
     {"type": "hand", "ai": true}      the AI plays this seat from now (false: take it back)
 
@@ -14,10 +15,15 @@ and the server answers with
      "stood_in": [2], ...seats}   stood_in: whose turns in it the AI played for an absent human
     {"type": "answer", "id": "a1", "ok": true, "version": 13}  /  "ok": false, "reason": "..."
     {"type": "error", "reason": "..."}   {"type": "pong", ...seats}   {"type": "seats", ...seats}
+    {"type": "table", "humans": [0, 2], "hints": false, "agreed": {"0": "same"}, "next": null}
 
 where seats is "humans": [0, 2] (the seats people hold), "away": [2] (those whose humans are
 away: no connection, or no ping for SEEN_S) and "ai_for": [2] (those the AI plays for their
 absent human: their grace ran out while away, or they handed their seat over).
+
+A `table` message comes after the first message and at each change of the table's options
+or wishes: `next` is the id of the game every seated human agreed to play next, which each
+seat's token opens (the page moves there).
 
 A hello with `since` gets an update of everything after that version, built from the stored
 log, so a reconnecting page misses no card and sees none twice. Each change a table makes
@@ -51,9 +57,10 @@ from tarocchi.views import view
 from tarocchi.web.api import GameId, seat_json, tell
 from tarocchi.web.driver import SEEN_S, Driver, absent
 from tarocchi.web.lang import language
-from tarocchi.web.models import Act, Handover, Hello, Ping
+from tarocchi.web.models import Act, Agree, Handover, Hello, Ping
 from tarocchi.web.store import GameRow, Store, StoreUnavailable
 from tarocchi.web.store.presence import HANDED, stamp
+from tarocchi.web.store.tables import TABLE
 from tarocchi.web.tables import Refused, Tables
 
 MAX_MESSAGE = 4096  # bytes of one client message (uvicorn refuses larger frames alike)
@@ -63,7 +70,9 @@ RENEW_S = 5.0  # a seat's presence is written at most this often per connection
 PER_SEAT = 2  # connections of one seat (a phone and a laptop, say) in one process
 # told apart by their `type` (a Literal each: a union with a discriminator would not take
 # the models' whole-number validator)
-MESSAGE: TypeAdapter[Hello | Act | Ping | Handover] = TypeAdapter(Hello | Act | Ping | Handover)
+MESSAGE: TypeAdapter[Hello | Act | Agree | Ping | Handover] = TypeAdapter(
+    Hello | Act | Agree | Ping | Handover
+)
 # close codes: the 4000s mirror HTTP's statuses (4401: no hello, 4403: a wrong token...)
 TOO_BIG = 1009
 MALFORMED = Msg("malformed message")
@@ -190,11 +199,9 @@ class Read(NamedTuple):
 def seats_of(store: Store, game_id: str) -> dict[str, list[int]]:
     """Return the seats people hold, those whose humans are away and those the AI stands
     in for (public: the pages name who plays each seat)."""
-    held = store.tables.seats(game_id)
     clock = store.presence.clock(game_id)
     away, ai_for = ([], []) if clock is None else absent(clock)
-    return {"humans": [0, *(s.seat for s in held if s.token_hash is not None)],
-            "away": away, "ai_for": ai_for}  # fmt: skip
+    return {"humans": store.tables.humans(game_id), "away": away, "ai_for": ai_for}
 
 
 class Channels:
@@ -256,8 +263,11 @@ class Channels:
         await conn.send(first)
         self.driver.kick(row.id)  # the AI may owe a turn (a restarted server, say)
         watch = self.store.watch(row.id, conn.version)
+        changes = self.store.watch(row.id + TABLE, 0)  # (before the first table message)
+        await conn.send(await self.tables.table(row.id))
         tasks = [asyncio.create_task(self.read(conn, row.id)),
-                 asyncio.create_task(self.push(conn, row.id, watch))]  # fmt: skip
+                 asyncio.create_task(self.push(conn, row.id, watch)),
+                 asyncio.create_task(self.push_table(conn, row.id, changes))]  # fmt: skip
         self.latest.follow(row.id, 1)
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
@@ -268,6 +278,7 @@ class Channels:
                 task.cancel()
             watch.close()
             self.latest.follow(row.id, -1)
+            changes.close()
 
     async def push(self, conn: Connection, game_id: str, watch: Any) -> None:
         """Send an update for each version the game reaches (read from the store); the
@@ -307,6 +318,11 @@ class Channels:
         self.driver.kick(game_id)
         await conn.send({"type": "seats", **await self.humans(game_id)})
 
+    async def push_table(self, conn: Connection, game_id: str, changes: Any) -> None:
+        """Send the table as it is at each change of its options or its humans' wishes."""
+        async for _ in changes:
+            await conn.send(await self.tables.table(game_id))
+
     async def read(self, conn: Connection, game_id: str) -> None:
         """Answer the seat's messages until it leaves or falls silent."""
         tr = conn.tr
@@ -328,6 +344,11 @@ class Channels:
                 answer = await self.tables.act(game_id, conn.seat, message.id, message.action,
                                                message.version)  # fmt: skip
                 await conn.send({"type": "answer", "id": message.id, **answer.to_json(tr)})
+            elif isinstance(message, Agree):
+                try:
+                    await self.tables.agree(game_id, conn.seat, message.kind)
+                except Refused as e:  # (the table's change itself comes as a table message)
+                    await conn.send({"type": "error", "reason": tr.text(e.reason)})
             elif isinstance(message, Ping):
                 await conn.send({"type": "pong", **await self.humans(game_id)})
             elif isinstance(message, Handover):

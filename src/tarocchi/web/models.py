@@ -174,6 +174,28 @@ class Handover(Strict):
     ai: bool
 
 
+class Agree(Strict):
+    """A seated human's wish once the deal is over, on its live connection: the same deal
+    again, or a new one (the next starts when every seated human wishes the same)."""
+
+    type: Literal["agree"]
+    kind: Literal["same", "new"]
+
+
+class Watched(BaseModel):
+    """A table of four AI players, to watch: its id and its page."""
+
+    id: str
+    link: str = Field(description="the page that shows the table as it is played")
+
+
+class TableSettings(Strict):
+    """The options of your table that you, its creator, choose: whether its seats may ask
+    for hints (by default only while you are its one human)."""
+
+    hints: bool
+
+
 class Open(BaseModel):
     """A response part that may gain fields."""
 

@@ -1,8 +1,11 @@
-"""Reviews on the web: the AI on South's cards after every deal, and South's review on request.
+"""Reviews on the web: the AI on each human's cards after every deal, and a seat's review on
+request.
 
-When a deal ends, its review row is made (`store.reviews`) and the AI of the table's level
-replays South's seat on the same cards (`review.ai_line`), in the background. `POST
-/api/games/{id}/review` asks for the review of South's decisions; the reviews' service of
+When a deal ends, a review row is made per seated human (`store.reviews`: South, and at a
+friends' table each friend holding a seat) and the AI of the table's level replays that
+seat on the same cards (`review.ai_line`), in the background. `POST
+/api/games/{id}/review` asks for the review of the decisions of the seat the token holds
+(the game's token: South's); the reviews' service of
 whichever server process claims the row values them one at a time, storing each, so the
 page fills in as it goes and a restarted server resumes where the stored progress stands.
 
@@ -130,10 +133,11 @@ def card_of(game_name: str) -> Callable[[str], Any]:
 # -- the jobs, in the review pool's process ------------------------------------------------
 
 
-def review_step(record: dict[str, Any], level: str, data: str | None, ai: str | None) -> str:
-    """Value South's next decision of a record not yet in the stored review data (none left:
-    nothing) and return the review so far as stored, with the AI's line if given."""
-    p = plan(record, HUMAN, level)
+def review_step(record: dict[str, Any], level: str, data: str | None, ai: str | None,
+                seat: int = HUMAN) -> str:  # fmt: skip
+    """Value a seat's next decision of a record not yet in the stored review data (none
+    left: nothing) and return the review so far as stored, with the AI's line if given."""
+    p = plan(record, seat, level)
     so_far = restored(data) if data else None
     decisions = list(so_far.decisions) if so_far else []
     if len(decisions) < p.total:
@@ -142,10 +146,10 @@ def review_step(record: dict[str, Any], level: str, data: str | None, ai: str | 
     return stored(assemble(p, decisions, line, so_far.swings if so_far else ()))
 
 
-def ai_job(record: dict[str, Any], level: str) -> str:
-    """Play the deal again with the AI of the level in South's seat; return its line as
-    stored (JSON)."""
-    return json.dumps(ai_to_json(ai_line(plan(record, HUMAN, level))))
+def ai_job(record: dict[str, Any], level: str, seat: int = HUMAN) -> str:
+    """Play the deal again with the AI of the level in a seat; return its line as stored
+    (JSON)."""
+    return json.dumps(ai_to_json(ai_line(plan(record, seat, level))))
 
 
 # -- the service ---------------------------------------------------------------------------
@@ -173,9 +177,11 @@ class Reviewer:
         return _at(self.lease_s)
 
     async def opened(self, game_id: str) -> None:
-        """Make a finished game's review row (its AI line is then computed) and wake up."""
+        """Make a finished game's review rows, one per seated human (their AI lines are then
+        computed), and wake up."""
         with contextlib.suppress(StoreUnavailable):  # the next GET of its review makes it
-            await asyncio.to_thread(self.store.reviews.open, game_id, _at())
+            for seat in await asyncio.to_thread(self.store.tables.humans, game_id):
+                await asyncio.to_thread(self.store.reviews.open, game_id, _at(), seat)
         self.wake.set()
 
     def ended(self, game_id: str) -> None:
@@ -190,60 +196,61 @@ class Reviewer:
             self.wake.clear()
             try:
                 claim = self.store.reviews.claim
-                game_id = await asyncio.to_thread(claim, self.owner, _at(), self.until())
+                key = await asyncio.to_thread(claim, self.owner, _at(), self.until())
             except StoreUnavailable:
-                game_id = None
-            if game_id is None:
+                key = None
+            if key is None:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.wake.wait(), POLL_S)
                 continue
-            beat = asyncio.create_task(self.heartbeat(game_id))
+            beat = asyncio.create_task(self.heartbeat(key))
             try:
-                claimed = await self.record(game_id)
-                while claimed is not None and await self.step(game_id, *claimed):
+                claimed = await self.record(key)
+                while claimed is not None and await self.step(key, *claimed):
                     pass
             except StoreUnavailable:
                 pass  # the lease runs out; this or another process takes it up again
             finally:
                 beat.cancel()
 
-    async def heartbeat(self, game_id: str) -> None:
+    async def heartbeat(self, key: tuple[str, int]) -> None:
         """Extend the lease while the work goes on (a job may take longer than a lease)."""
         while True:
             await asyncio.sleep(self.lease_s / 3)
             with contextlib.suppress(StoreUnavailable):
-                await self.save(game_id)
+                await self.save(key)
 
-    async def record(self, game_id: str) -> tuple[str, dict[str, Any]] | None:
+    async def record(self, key: tuple[str, int]) -> tuple[str, dict[str, Any]] | None:
         """Return a claimed review's table level and its game's record, the stored log
         replayed once per claim (a finished deal's log no longer changes) and off the event
         loop; None if the game is gone or its log is refused (the review then failed)."""
-        row = await asyncio.to_thread(self.store.get, game_id)
+        row = await asyncio.to_thread(self.store.get, key[0])
         if row is None:
             return None
         try:
             return row.level, await asyncio.to_thread(record_of, row)
         except ReplayError as e:
-            await self.failed(game_id, e.args[0])
+            await self.failed(key, e.args[0])
             return None
 
-    async def step(self, game_id: str, level: str, record: dict[str, Any]) -> bool:
+    async def step(self, key: tuple[str, int], level: str, record: dict[str, Any]) -> bool:
         """Do the next piece of a claimed review's work and store it; return whether this
         process should go on with it."""
-        rv = await asyncio.to_thread(self.store.reviews.get, game_id)
+        game_id, seat = key
+        rv = await asyncio.to_thread(self.store.reviews.get, game_id, seat)
         if rv is None or rv.owner != self.owner:
             return False
         keys = [f"review {game_id}"]
         try:
             if rv.status == "running" and (rv.done < (rv.total or 0) or rv.ai is not None):
-                data = await self.pool.run(keys, review_step, record, level, rv.data, rv.ai)
+                data = await self.pool.run(keys, review_step, record, level, rv.data, rv.ai, seat)
                 return await self.progress(rv, data)
             if rv.ai is None:
-                ai = await self.pool.run(keys, ai_job, record, level)
-                return await self.save(game_id, ai=ai, ai_margin=json.loads(ai)["margin"])
+                ai = await self.pool.run(keys, ai_job, record, level, seat)
+                return await self.save(key, ai=ai, ai_margin=json.loads(ai)["margin"])
         except (Unavailable, RecordError, ValueError):
-            return await self.failed(game_id, FAILED)
-        released = await asyncio.to_thread(self.store.reviews.release, game_id, self.owner, _at())
+            return await self.failed(key, FAILED)
+        released = await asyncio.to_thread(self.store.reviews.release, key, self.owner, _at())
         return not released  # asked for meanwhile: go on
 
     async def progress(self, rv: ReviewRow, data: str) -> bool:
@@ -254,22 +261,22 @@ class Reviewer:
             # the accuracy in its own column: the history's statistics average it in SQL
             finished = {"status": "done", "pending": False, "owner": None,
                         "accuracy": json.loads(data)["accuracy"]}  # fmt: skip
-            await self.save(rv.game_id, end=True, done=done, data=data, **finished)
+            await self.save((rv.game_id, rv.seat), end=True, done=done, data=data, **finished)
             return False
-        return await self.save(rv.game_id, done=done, data=data)
+        return await self.save((rv.game_id, rv.seat), done=done, data=data)
 
-    async def save(self, game_id: str, end: bool = False, **values: Any) -> bool:
+    async def save(self, key: tuple[str, int], end: bool = False, **values: Any) -> bool:
         """Write values while holding the review, extending the lease (with end, ending it);
         return whether this process still held it."""
         lease = None if end else self.until()
         values["updated_at"] = _at()
         keep = self.store.reviews.keep
-        return await asyncio.to_thread(keep, game_id, self.owner, lease, **values)
+        return await asyncio.to_thread(keep, key, self.owner, lease, **values)
 
-    async def failed(self, game_id: str, why: Msg) -> bool:
+    async def failed(self, key: tuple[str, int], why: Msg) -> bool:
         """Mark a review failed, saying why; stop working on it."""
         error = json.dumps(recipe(why))
-        await asyncio.to_thread(self.store.reviews.fail, game_id, self.owner, error, _at())
+        await asyncio.to_thread(self.store.reviews.fail, key, self.owner, error, _at())
         return False
 
 
@@ -283,8 +290,8 @@ def served(data: str, lang: str) -> dict[str, Any]:
     return to_json(restored(data), translator(lang))
 
 
-def body(live: Live, rv: ReviewRow | None, tr: Translator) -> dict[str, Any]:
-    """Return a game's review as the API serves it, its texts in tr's language."""
+def body(live: Live, rv: ReviewRow | None, tr: Translator, seat: int = HUMAN) -> dict[str, Any]:
+    """Return a seat's review of a game as the API serves it, its texts in tr's language."""
     rules = game(live.row.game)
     out: dict[str, Any] = {"status": "none", "done": 0, "total": None, "review": None,
                            "ai": None, "error": None}  # fmt: skip
@@ -297,11 +304,11 @@ def body(live: Live, rv: ReviewRow | None, tr: Translator) -> dict[str, Any]:
             out["review"] = {k: v for k, v in out["review"].items() if k != "seed"}
     if rv.ai:
         ai = json.loads(rv.ai)
-        yours = rules.result(live.state).margin(team_of(HUMAN))
+        yours = rules.result(live.state).margin(team_of(seat))
         out["ai"] = {"level": ai["level"], "margin": ai["margin"], "yours": yours,
                      "diverged": ai["diverged"],
                      "first": first_difference(live.row.game, live.row.seed, live.row.actions,
-                                               rv.ai, tr.lang)}  # fmt: skip
+                                               rv.ai, tr.lang, seat)}  # fmt: skip
     if rv.error:
         out["error"] = tr.text(from_recipe(json.loads(rv.error), card_of(rules.name)))
     return out
@@ -309,9 +316,14 @@ def body(live: Live, rv: ReviewRow | None, tr: Translator) -> dict[str, Any]:
 
 @lru_cache(maxsize=SERVED_CACHE)
 def first_difference(
-    game_name: str, seed: int, actions: tuple[tuple[int, str], ...], ai: str, lang: str
+    game_name: str,
+    seed: int,
+    actions: tuple[tuple[int, str], ...],
+    ai: str,
+    lang: str,
+    seat: int = HUMAN,
 ) -> dict[str, Any] | None:
-    """Return where the AI in South's seat first chose otherwise than South: the action's
+    """Return where the AI in a seat first chose otherwise than its player: the action's
     place, its trick (0 before the first), the AI's action and South's, and for each that
     is not a card the words of its button at the table, in lang (None: it never did)."""
     line = json.loads(ai)
@@ -321,7 +333,7 @@ def first_difference(
     rules = game(game_name)
     state = replay(rules, seed, actions[:at])
     trick = len(state.winners) + 1 if rules.phase_name(state) == "play" else 0
-    hand = rules.view(state, HUMAN).hand
+    hand = rules.view(state, seat).hand
 
     def words(code: str) -> str | None:
         action = rules.parse_action(code)
@@ -334,15 +346,19 @@ def first_difference(
             "ai_words": words(ai_code), "yours_words": words(yours)}  # fmt: skip
 
 
-def ai_deal(row: GameRow, ai: str, tr: Translator) -> dict[str, Any]:
-    """Return the AI's own deal on South's cards: its record and its history as South's seat
+def ai_deal(row: GameRow, ai: str, tr: Translator, seat: int = HUMAN) -> dict[str, Any]:
+    """Return the AI's own deal on a seat's cards: its record and its history as that seat
     saw it (the replay steps through both)."""
     rules = game(row.game)
     line = ai_from_json(json.loads(ai))
-    log = replayed(rules, row.seed, (line.level, row.level, row.level, row.level), line.actions)
+
+    def level(s: int) -> str:
+        return line.level if s == seat else row.level
+
+    log = replayed(rules, row.seed, (level(0), level(1), level(2), level(3)), line.actions)
     record = make_record(log)
     record["seed_chosen"] = row.seed_chosen
-    return {"record": record, "history": history(rules, row.seed, line.actions, HUMAN, tr)}
+    return {"record": record, "history": history(rules, row.seed, line.actions, seat, tr)}
 
 
 def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request], Reviewer]
@@ -351,58 +367,63 @@ def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request],
     router = APIRouter(prefix="/api")
     answers = errors_for(401, 403, 404, 409, 422, 503)
 
-    async def finished(request: Request, game_id: str, auth: Auth) -> tuple[Live, ReviewRow]:
+    async def finished(request: Request, game_id: str, auth: Auth
+                       ) -> tuple[Live, ReviewRow, int]:  # fmt: skip
         """Return a finished game (its stored log replayed afresh: an altered one is refused,
-        naming its first bad action) and its review row, made if missing."""
-        live = await games(request).load(game_id, auth, fresh=True)
+        naming its first bad action), the seat the token holds (South for the game's own)
+        and its review row, made if missing."""
+        service = games(request)
+        live = await service.load(game_id, auth, fresh=True, seats=True)
         if not live.row.over or live.state.to_move is not None:
             raise HTTPException(409, NOT_OVER)
-        service = reviewer(request)
-        rv = await asyncio.to_thread(service.store.reviews.get, game_id)
+        seat = await service.seat_of(live.row, auth)
+        reviews = reviewer(request).store.reviews
+        rv = await asyncio.to_thread(reviews.get, game_id, seat)
         if rv is None:  # a deal that ended before reviews existed, or whose row was lost
-            await asyncio.to_thread(service.store.reviews.open, game_id, _at())
-            service.wake.set()
-            rv = await asyncio.to_thread(service.store.reviews.get, game_id)
+            await asyncio.to_thread(reviews.open, game_id, _at(), seat)
+            reviewer(request).wake.set()
+            rv = await asyncio.to_thread(reviews.get, game_id, seat)
         if rv is None:
             raise HTTPException(404, Msg("no such game"))
-        return live, rv
+        return live, rv, seat
 
     @router.post("/games/{game_id}/review", status_code=202, response_model=ReviewState,
                  responses={200: {"model": ReviewState, "description": "The review is done"},
                             **answers})  # fmt: skip
     async def post_review(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
         """Start the review of your decisions once the deal is over (again: nothing new
-        starts); 202 with its progress, 200 once it is done."""
-        live, rv = await finished(request, game_id, auth)
-        total = sum(1 for seat, _ in live.row.actions if seat == HUMAN)
+        starts); 202 with its progress, 200 once it is done. A friend's seat token asks for
+        the review of that seat."""
+        live, rv, seat = await finished(request, game_id, auth)
+        total = sum(1 for s, _ in live.row.actions if s == seat)
         store = reviewer(request).store
-        if await asyncio.to_thread(store.reviews.request, game_id, total, _at()):
+        if await asyncio.to_thread(store.reviews.request, game_id, total, _at(), seat):
             reviewer(request).wake.set()
-            now = await asyncio.to_thread(store.reviews.get, game_id)
+            now = await asyncio.to_thread(store.reviews.get, game_id, seat)
             rv = now if now is not None else rv
         # (a whole review's recipes to translate: off the event loop)
-        data = await asyncio.to_thread(body, live, rv, translator(language(request)))
+        data = await asyncio.to_thread(body, live, rv, translator(language(request)), seat)
         return reply(data, 200 if data["status"] == "done" else 202)
 
     @router.get("/games/{game_id}/review", response_model=ReviewState, responses=answers)
     async def get_review(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
         """Return the review's progress and the decisions valued so far, and the AI on your
         cards (once the deal is over: 409 before)."""
-        live, rv = await finished(request, game_id, auth)
-        data = await asyncio.to_thread(body, live, rv, translator(language(request)))
+        live, rv, seat = await finished(request, game_id, auth)
+        data = await asyncio.to_thread(body, live, rv, translator(language(request)), seat)
         return reply(data)
 
     @router.get("/games/{game_id}/review/ai", response_model=AiDeal, responses=answers)
     async def get_ai_deal(game_id: GameId, request: Request, auth: Auth) -> JSONResponse:
         """Return the AI's own deal on your cards (its record and history, for the replay),
         once the deal is over and the AI has played it (409 before)."""
-        live, rv = await finished(request, game_id, auth)
+        live, rv, seat = await finished(request, game_id, auth)
         if not rv.ai:
             raise HTTPException(409, Msg("the AI has not played your cards yet"))
         if not is_revealed(live.row):  # its record holds the seed
             raise HTTPException(409, UNREVEALED)
         tr = translator(language(request))
-        data = await asyncio.to_thread(ai_deal, live.row, rv.ai, tr)
+        data = await asyncio.to_thread(ai_deal, live.row, rv.ai, tr, seat)
         return reply(data)
 
     return router

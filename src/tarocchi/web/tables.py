@@ -10,6 +10,11 @@ A seat acts with an action id of its choosing: the id is stored with its first a
 the action's own transaction (`store.tables`), so an id sent twice, to any process, gets
 that answer again and nothing applies twice. Refusals are answers too, kept as message
 recipes and told in each reader's language.
+
+Once the deal is over, each seated human wishes for the same deal again or a new one; when
+all of them wish the same, the next game starts with the same people in the same seats:
+each seat's token opens it too (no new link), and every connection of the table is told
+its id (`tarocchi.web.live`). The creator chooses whether the seats may ask for hints.
 """
 
 from __future__ import annotations
@@ -32,7 +37,9 @@ from tarocchi.web.api import (
     DEAL_OVER,
     HUMAN,
     NO_GAME,
+    NOT_OVER,
     NOT_YOUR_TURN,
+    SEED_BITS,
     WRONG_TOKEN,
     Auth,
     GameId,
@@ -40,8 +47,16 @@ from tarocchi.web.api import (
     outcome,
     reply,
 )
-from tarocchi.web.models import Invitation, Seats, SeatTaken, Secret, errors_for
+from tarocchi.web.models import (
+    Invitation,
+    Seats,
+    SeatTaken,
+    Secret,
+    TableSettings,
+    errors_for,
+)
 from tarocchi.web.store import GameRow, token_hash
+from tarocchi.web.store.tables import Followed
 
 NOT_OPEN = Msg("this seat is not open to a guest")
 TAKEN = Msg("this seat is taken")
@@ -177,6 +192,56 @@ class Tables:
                 self.games.ended(game_id)
         return Answer.load(got, card)
 
+    async def agree(self, game_id: str, seat: int, kind: str) -> None:
+        """Keep a seated human's wish for the next deal ("same" or "new"); once every seated
+        human wishes the same, start it (Refused 409 before the deal is over)."""
+        tables = self.store.tables
+        row = await asyncio.to_thread(self.store.get, game_id)
+        if row is None:
+            raise Refused(404, NO_GAME)
+        if not row.over:
+            raise Refused(409, NOT_OVER)
+        if (await asyncio.to_thread(tables.agreements, game_id)).get(seat) != kind:
+            await asyncio.to_thread(tables.agree, game_id, seat, kind, now())
+        humans = await asyncio.to_thread(tables.humans, game_id)
+        wishes = await asyncio.to_thread(tables.agreements, game_id)
+        if all(wishes.get(s) == kind for s in humans):
+            await self.follow(row, kind)
+
+    async def follow(self, row: GameRow, kind: str) -> None:
+        """Start the table's next game (the same deal's seed, or a new one) with the same
+        people in the same seats, unless another process has started it already."""
+        tables = self.store.tables
+        same = kind == "same"
+        seed = row.seed if same else secrets.randbits(SEED_BITS)
+        started = now()
+        # the creator's token opens it as it did this one; the seen deal is a known one
+        known = row.seed_chosen or same
+        nxt = GameRow(secrets.token_urlsafe(12), row.token_hash, row.game, seed, row.level, (),
+                      0, False, started, known, player_id=row.player_id)  # fmt: skip
+        held = [(s.seat, s.token_hash) for s in await asyncio.to_thread(tables.seats, row.id)
+                if s.token_hash is not None]  # fmt: skip
+        hints = (await asyncio.to_thread(tables.options, row.id)).hints
+        writes = tables.following(row.id, nxt.id, held, started, hints)
+        try:
+            await asyncio.to_thread(self.store.create, nxt, writes)
+        except Followed:
+            return
+        await asyncio.to_thread(tables.announce, row.id)
+        self.moved(nxt.id)  # the AI may have the first turn
+
+    async def table(self, game_id: str) -> dict[str, Any]:
+        """Return what every seat of a table may know of it beyond the deal: who plays each
+        seat, whether hints are allowed, each human's wish for the next deal, and the next
+        game once they all agreed."""
+        tables = self.store.tables
+        options = await asyncio.to_thread(tables.options, game_id)
+        return {"type": "table", "humans": await asyncio.to_thread(tables.humans, game_id),
+                "hints": await asyncio.to_thread(tables.hints_allowed, game_id),
+                "agreed": {str(s): k for s, k in
+                           (await asyncio.to_thread(tables.agreements, game_id)).items()},
+                "next": options.next_game}  # fmt: skip
+
 
 def _card_of(rules: Any) -> Callable[[str], Any]:
     return lambda code: rules.pack.cards[rules.card_id(code)]
@@ -228,5 +293,16 @@ def make_router(games: Callable[[Request], Games], tables: Callable[[Request], T
         (403 a wrong secret, 409 the seat already taken)."""
         token = await tables(request).take(game_id, seat, body.secret)
         return reply({"seat": seat, "token": token}, 201)
+
+    @router.put("/games/{game_id}/table", response_model=TableSettings,
+                responses=errors_for(400, 401, 403, 404, 409, 422, 503))  # fmt: skip
+    async def put_table(game_id: GameId, body: TableSettings, request: Request, auth: Auth
+                        ) -> JSONResponse:  # fmt: skip
+        """Choose your table's options: whether its seats may ask for hints (each seat's
+        hint is from its own view only). By default they may while you are its one human."""
+        live = await games(request).load(game_id, auth)
+        store = tables(request).store.tables
+        await asyncio.to_thread(store.set_options, live.row.id, hints=body.hints)
+        return reply({"hints": body.hints})
 
     return router

@@ -9,7 +9,10 @@ import {
 import { KEYS, MIN_CARD_PX, place } from "./hand.js";
 import { openEnd, openReplay, replayKey, resetEnd } from "./end.js";
 import { openReview, resetReview, showAiLine } from "./review.js";
-import { connect, handSeat, invite, openedSeats, savedSeat, send, table, takeSeat, turnTable } from "./table.js";
+import {
+  agree, connect, handSeat, openedSeats, savedSeat, send, showTable, table, takeSeat, turnTable, watchTable,
+  wireInvites,
+} from "./table.js";
 
 const BACKS_SHOWN = 5; // an opponent's hand is drawn as a few backs and its count
 // why a seat's card is shown, by the kind of the public event that showed it
@@ -117,11 +120,11 @@ function render(view) {
   renderScore(view);
   renderLastTrick(view);
   el("result").hidden = !view.over;
-  el("hint").hidden = view.over || !el("hints-on").checked || table.on;
+  showHintButton();
   if (view.over) {
     setPrompt(_("The deal is over."));
     openEnd(view);
-    if (table.seat === 0) showAiLine(view); // (the review is South's, the deal's creator's)
+    showAiLine(view); // (at a table, each human's own seat)
   }
   // the guided deal (learn.js) explains what this view shows
   root.dispatchEvent(new CustomEvent("tarocchi-view", { detail: view }));
@@ -467,8 +470,6 @@ function goLive(token, seat) {
   table.token = token;
   table.seat = seat;
   el("hint").hidden = true;
-  el("end-again").hidden = true;
-  el("end-review").hidden = seat !== 0; // the review is of South's play, the creator's
   el("invite").hidden = seat !== 0;
   const lost = () => setPrompt(_("Connection lost; reconnecting…"), "warn");
   connect(() => (state.view ? state.version : null), onLive, lost);
@@ -480,7 +481,7 @@ function onLive(message) {
 }
 
 async function liveMessage(m) {
-  if (m.humans) showSeats(m);
+  if (m.humans && m.type !== "table") showSeats(m);
   if (m.type === "state") {
     show(m);
   } else if (m.type === "update" && m.version > state.version) {
@@ -491,6 +492,9 @@ async function liveMessage(m) {
     state.version = m.version;
     render(m.view);
     setBusy(false);
+  } else if (m.type === "table") {
+    showTable(m);
+    showHintButton();
   } else if (m.type === "answer" && !m.ok) {
     setBusy(false);
     render(state.view);
@@ -533,38 +537,12 @@ async function joinTable(id, seat, secret) {
   goLive(token, savedSeat(id)?.seat ?? seat);
 }
 
-function inviteRow(seat) {
-  return el("invite-dialog").querySelector(`li[data-seat="${seat}"]`);
-}
-
-async function openInvites() {
-  el("menu").open = false; // chosen from the menu: closed, it would stay open over the table
-  el("invite-dialog").showModal();
-  try {
-    for (const s of await openedSeats()) {
-      inviteRow(s.seat).querySelector(".invite-state").textContent = s.taken ? _("taken") : _("invited");
-    }
-  } catch (err) {
-    // a deal not started yet: nothing is open
-  }
-}
-
-async function openSeat(seat) {
-  const row = inviteRow(seat);
-  const said = row.querySelector(".invite-state");
-  try {
-    const input = row.querySelector(".invite-link");
-    input.value = await invite(seat);
-    input.hidden = false;
-    input.select();
-    said.textContent = _("Send this link to one friend: it seats one person.");
-    if (!table.on) goLive(session.token, 0);
-  } catch (err) {
-    said.textContent = _("Could not open the seat: %(reason)s", { reason: err.message });
-  }
-}
-
 // -- hints, the last trick, keys ------------------------------------------------------------------
+
+// The Hint button: wanted, the deal going on, and at a table allowed by its creator.
+function showHintButton() {
+  el("hint").hidden = !el("hints-on").checked || Boolean(state.view?.over) || (table.on && !table.hints);
+}
 
 function hintValue(value) {
   if (value === null) return "";
@@ -573,7 +551,7 @@ function hintValue(value) {
 
 async function showHint() {
   const view = state.view;
-  if (!view || view.to_move !== 0 || state.busy) return;
+  if (!view || view.to_move !== view.seat || state.busy) return;
   const box = el("hints");
   box.hidden = false;
   el("hint-list").replaceChildren();
@@ -682,17 +660,18 @@ function wire() {
     if (panelOpen() && !e.target.closest("#panel, #panel-toggle")) setPanel(false);
   });
   el("hints-on").checked = localStorage.getItem("tarocchi-hints") === "on";
-  el("hint").hidden = !el("hints-on").checked;
+  showHintButton();
   el("hints-on").addEventListener("change", () => {
     localStorage.setItem("tarocchi-hints", el("hints-on").checked ? "on" : "off");
-    el("hint").hidden = !el("hints-on").checked || Boolean(state.view?.over);
+    showHintButton();
   });
-  el("end-new").addEventListener("click", () => newDeal());
-  el("invite").addEventListener("click", openInvites);
-  for (const b of el("invite-dialog").querySelectorAll(".invite-open")) {
-    b.addEventListener("click", () => openSeat(Number(b.dataset.seat)));
-  }
-  el("end-again").addEventListener("click", () => newDeal(state.view.seed));
+  // at a table, the next deal is everyone's wish
+  el("end-new").addEventListener("click", () => (table.on ? agree("new") : newDeal()));
+  wireInvites(() => { if (!table.on) goLive(session.token, 0); });
+  el("watch").addEventListener("click", () => watchTable(el("level").value).catch((err) => {
+    setPrompt(_("Could not start a deal: %(reason)s", { reason: err.message }), "warn");
+  }));
+  el("end-again").addEventListener("click", () => (table.on ? agree("same") : newDeal(state.view.seed)));
   el("end-replay").addEventListener("click", () => openReplay(state.history));
   el("end-review").addEventListener("click", () => openReview(state.view, state.history));
   document.addEventListener("tarocchi:practice", (e) => practice(e.detail));

@@ -8,6 +8,7 @@
 import { _, ngettext } from "./i18n.js";
 import { api, cardImg, cardName, el, inUnit, number, pack, session, signedNumber } from "./common.js";
 import { fetchRecord, openReplay } from "./end.js";
+import { table } from "./table.js";
 import { MARKS, drawGraph, when } from "./graph.js";
 
 const POLL_MS = 1000; // how often a running review is asked for its progress
@@ -252,6 +253,7 @@ async function tryAgain(decision, b) {
 function tryButton(decision) {
   const b = button(_("Try again from here"), () => tryAgain(decision, b));
   b.classList.add("try-again");
+  b.hidden = table.seat !== 0; // a practice deal is South's, at a table the creator's
   return b;
 }
 

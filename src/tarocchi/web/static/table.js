@@ -2,13 +2,14 @@
 // the seat's live connection (a WebSocket). The page shows what each message says.
 
 import { _ } from "./i18n.js";
-import { GAME, SEATS, api, root, session } from "./common.js";
+import { GAME, SEATS, api, el, root, session } from "./common.js";
 
 const PING_MS = 10_000; // the server closes a connection silent for 30 s
 const RETRY_MS = 1_000;
 const FINAL = [4401, 4403, 4404, 4429]; // refusals: connecting again would be refused alike
 // the live table: on once this deal is played with friends; seat: the one at the bottom
-export const table = { on: false, seat: 0, token: null, socket: null, sent: 0 };
+// hints: whether the table's creator allows them (the server refuses a hint otherwise)
+export const table = { on: false, seat: 0, token: null, socket: null, sent: 0, hints: true };
 
 // Open a seat to a friend: its link, with the invitation's secret after the # (never sent
 // to a server, so no log holds it).
@@ -118,4 +119,94 @@ export function send(code, version) {
   table.sent += 1;
   const id = `${Date.now().toString(36)}-${table.sent}`;
   table.socket.send(JSON.stringify({ type: "act", id, action: code, version }));
+}
+
+// -- the end of a deal: the next one, once every seated human wishes the same ---------------------
+
+const WISHES = { same: () => _("the same deal again"), new: () => _("a new deal") };
+
+// Wish for the next deal ("same" or "new"); the server tells every seat (a table message).
+export function agree(kind) {
+  table.socket.send(JSON.stringify({ type: "agree", kind }));
+}
+
+// Show a table message: whether hints are allowed and who wishes what; once everyone agreed,
+// go to the next game (the same token opens it: keep it under the new game's id).
+export function showTable(m) {
+  table.hints = m.hints;
+  el("table-hints").checked = m.hints;
+  const wishes = m.humans.map((s) => {
+    const who = s === table.seat ? _("you") : SEATS[s];
+    const wish = m.agreed[s] ? WISHES[m.agreed[s]]() : _("not yet");
+    return _("%(seat)s: %(wish)s", { seat: who, wish });
+  });
+  const line = el("end-table");
+  line.hidden = m.humans.length < 2;
+  line.textContent = _("The next deal starts when everyone at the table wishes the same (%(wishes)s).",
+    { wishes: wishes.join("; ") });
+  if (!m.next) return;
+  line.textContent = _("Everyone agreed: the next deal starts…");
+  localStorage.setItem(savedKey(m.next), JSON.stringify({ token: table.token, seat: table.seat }));
+  table.socket = null; // (its close is no loss)
+  location.assign(`/play/${GAME}?table=${m.next}&seat=${table.seat}`);
+}
+
+// -- the invitation dialog (the creator's): the seats opened, their links, the hints allowed ------
+
+function inviteRow(seat) {
+  return el("invite-dialog").querySelector(`li[data-seat="${seat}"]`);
+}
+
+async function openInvites() {
+  el("menu").open = false; // chosen from the menu: closed, it would stay open over the table
+  el("invite-dialog").showModal();
+  try {
+    for (const s of await openedSeats()) {
+      inviteRow(s.seat).querySelector(".invite-state").textContent = s.taken ? _("taken") : _("invited");
+    }
+  } catch (err) {
+    // a deal not started yet: nothing is open
+  }
+}
+
+// Open a seat and show its link; opened tells the page (its live connection starts).
+async function openSeat(seat, opened) {
+  const row = inviteRow(seat);
+  const said = row.querySelector(".invite-state");
+  try {
+    const input = row.querySelector(".invite-link");
+    input.value = await invite(seat);
+    input.hidden = false;
+    input.select();
+    said.textContent = _("Send this link to one friend: it seats one person.");
+    opened();
+  } catch (err) {
+    said.textContent = _("Could not open the seat: %(reason)s", { reason: err.message });
+  }
+}
+
+// The creator allows or forbids hints at the table (the server tells every seat).
+async function setHints(box) {
+  const said = el("table-hints-state");
+  said.textContent = "";
+  try {
+    await api("PUT", `/api/games/${session.id}/table`, { hints: box.checked });
+  } catch (err) {
+    box.checked = !box.checked;
+    said.textContent = _("The server refused: %(reason)s", { reason: err.message });
+  }
+}
+
+export function wireInvites(opened) {
+  el("invite").addEventListener("click", openInvites);
+  for (const b of el("invite-dialog").querySelectorAll(".invite-open")) {
+    b.addEventListener("click", () => openSeat(Number(b.dataset.seat), opened));
+  }
+  el("table-hints").addEventListener("change", () => setHints(el("table-hints")));
+}
+
+// Deal a table of four AI players at a level and go and watch it (its own page).
+export async function watchTable(level) {
+  const data = await api("POST", "/api/watch", { game: GAME, level });
+  location.assign(data.link);
 }

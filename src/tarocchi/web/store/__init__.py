@@ -184,10 +184,16 @@ class Store:
     ) -> None:
         self.close()
 
-    def create(self, row: GameRow) -> None:
-        """Insert a new game."""
-        self._run(lambda conn: self._insert(conn, row),
-                  **(self._backend().MIGRATION if row.player_id else {}))  # fmt: skip
+    def create(self, row: GameRow, then: Callable[[sa.Connection], None] | None = None) -> None:
+        """Insert a new game (and then, in the same transaction, what `then` writes)."""
+
+        def work(conn: sa.Connection) -> None:
+            self._insert(conn, row)
+            if then is not None:
+                then(conn)
+
+        several = row.player_id is not None or then is not None
+        self._run(work, **(self._backend().MIGRATION if several else {}))
         self._changed(row.id, row.version)
 
     def _insert(self, conn: sa.Connection, row: GameRow) -> None:

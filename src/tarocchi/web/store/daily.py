@@ -206,7 +206,7 @@ class DailyStore:
     def par(self, game_id: str) -> float | None:
         """Return the AI's margin in South's seat on a try's deal (its review's AI line: for
         a deal of the day the same for every try), or None before it is computed."""
-        query = sa.select(reviews.c.ai).where(reviews.c.game_id == game_id)
+        query = sa.select(reviews.c.ai).where(reviews.c.game_id == game_id, reviews.c.seat == 0)
         ai = self._run(lambda conn: conn.execute(query).scalar())
         return None if ai is None else float(json.loads(ai)["margin"])
 

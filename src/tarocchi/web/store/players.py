@@ -69,7 +69,8 @@ class Filter:
         return out
 
 
-HISTORY = games.outerjoin(reviews, reviews.c.game_id == games.c.id)
+# (a player's deals are South's: its review is South's)
+HISTORY = games.outerjoin(reviews, sa.and_(reviews.c.game_id == games.c.id, reviews.c.seat == 0))
 NEWEST = (games.c.finished_at.desc(), games.c.started_at.desc(), games.c.id.desc())
 
 

@@ -14,6 +14,7 @@ import psycopg
 import sqlalchemy as sa
 
 from tarocchi.web.store.notify import Hub
+from tarocchi.web.store.tables import TABLE
 
 CHANNEL = "tarocchi_games"  # payload: "<game id>:<version>"
 CONNECT_TIMEOUT_S = 5
@@ -97,12 +98,18 @@ class Listener:
                 await asyncio.sleep(RECONNECT_S)
 
     async def _resync(self, conn: psycopg.AsyncConnection[tuple[str, int]]) -> None:
-        """Offer every watched game's current version (changes made while not listening)."""
-        cur = await conn.execute(
-            "SELECT id, version FROM games WHERE id = ANY(%s)", (self.hub.watched(),)
-        )
+        """Offer every watched game's current version, and every watched table's count of
+        changes (changes made while not listening)."""
+        watched = self.hub.watched()
+        cur = await conn.execute("SELECT id, version FROM games WHERE id = ANY(%s)", (watched,))
         for game_id, version in await cur.fetchall():
             self.hub.publish(game_id, version)
+        tables = [key.removesuffix(TABLE) for key in watched if key.endswith(TABLE)]
+        cur = await conn.execute(
+            "SELECT game_id, changes FROM table_options WHERE game_id = ANY(%s)", (tables,)
+        )
+        for game_id, changes in await cur.fetchall():
+            self.hub.publish(game_id + TABLE, changes)
 
     def close(self) -> None:
         """Stop listening."""

@@ -36,14 +36,15 @@ games = sa.Table(
     sa.Column("daily", sa.Text),
 )
 
-# one row per finished game (its South seat): the AI on South's cards, computed when the deal
-# ends, and the review once asked for, valued a decision at a time by whichever server
-# process holds its lease
+# one row per finished game and human seat (South's; at a friends' table each seated
+# human's too): the AI on that seat's cards, computed when the deal ends, and the review once
+# asked for, valued a decision at a time by whichever server process holds its lease
 reviews = sa.Table(
     "reviews",
     metadata,
     # deleted with its game (SQLite enforces the cascade only with its foreign keys on)
     sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),  # 0 South (a player's history reads it)
     sa.Column("status", sa.Text, nullable=False),  # none, running, done or failed
     sa.Column("pending", sa.Boolean, nullable=False),  # work is left (the AI's line, decisions)
     sa.Column("done", sa.Integer, nullable=False),  # decisions valued
@@ -138,7 +139,8 @@ seats = sa.Table(
     sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),  # 1 East, 2 North, 3 West
     sa.Column("invitation_hash", sa.Text, nullable=False),  # token_hash of the link's secret
-    sa.Column("token_hash", sa.Text),  # the holder's token, NULL until taken (unique)
+    # the holder's token, NULL until taken (unique in a game: the next deal agreed on keeps it)
+    sa.Column("token_hash", sa.Text),
     sa.Column("taken_at", sa.Text),  # ISO 8601 UTC
 )
 
@@ -194,6 +196,31 @@ timers = sa.Table(
     metadata,
     sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("turn_s", sa.Float, nullable=False),
+)
+
+
+# a friends' table's options, set by its creator, and where its humans went next: whether
+# hints are allowed (NULL: the default, allowed while one human is seated), whether every
+# seat is the AI's (a table to watch), the game they agreed to play next; `changes` counts
+# the writes (PostgreSQL announces each, as it does a game's versions: migration 0010)
+table_options = sa.Table(
+    "table_options",
+    metadata,
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("hints", sa.Boolean),
+    sa.Column("watched", sa.Boolean, nullable=False),
+    sa.Column("next_game", sa.Text),
+    sa.Column("changes", sa.Integer, nullable=False),
+)
+
+# each seated human's wish once the deal is over: "same" (the same deal again) or "new"
+agreements = sa.Table(
+    "agreements",
+    metadata,
+    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Text, nullable=False),
 )
 
 

@@ -8,6 +8,13 @@ action sent with an id is written with that id and its answer in the same transa
 the longer log, so a repeated id finds the first answer and nothing applies twice. One
 process at a time drives a table's AI: it holds the table's lease (a conditional upsert,
 taken when free, expired or its own), and another takes it when the holder stops renewing.
+
+Once a deal is over, each seated human's wish ("same" deal again or a "new" one) is kept
+(`agreements`); the next game they all agreed on is written with its seats, which keep their
+holders' tokens, in one transaction conditional on the table having no next game yet, so it
+is made once whichever processes the last wishes reach. A table's options (hints allowed,
+every seat the AI's) and its next game are `table_options`, whose counter of changes is
+announced under the key `<game id>#table` as a game's versions are under its id.
 """
 
 from __future__ import annotations
@@ -21,10 +28,33 @@ import sqlalchemy as sa
 from sqlalchemy import exc
 from sqlalchemy.dialects import postgresql, sqlite
 
-from tarocchi.web.store.schema import Outcome, acts, drivers, games, seats
+from tarocchi.web.store.schema import (
+    Outcome,
+    acts,
+    agreements,
+    drivers,
+    games,
+    seats,
+    table_options,
+)
 
 Run = Callable[..., Any]
 Log = tuple[tuple[int, str], ...]
+TABLE = "#table"  # a game's id with this after it: the key of its table's changes
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """A table's options and where its humans went next (see schema.table_options)."""
+
+    hints: bool | None = None  # None: the default (allowed while one human is seated)
+    watched: bool = False  # every seat is the AI's
+    next_game: str | None = None
+    changes: int = 0
+
+
+class Followed(Exception):
+    """The table has a next game already (another process made it first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +214,109 @@ class TableStore:
         drive it at once."""
         query = drivers.delete().where(drivers.c.game_id == game_id, drivers.c.owner == owner)
         self._run(lambda conn: conn.execute(query))
+
+    def humans(self, game_id: str) -> list[int]:
+        """Return the seats people hold at a game: South (the creator) and each seat a
+        friend has taken; none at a table every seat of which is the AI's."""
+        held = [s.seat for s in self.seats(game_id) if s.token_hash is not None]
+        if held:  # (a table with friends is never one of four AI players)
+            return [0, *held]
+        return [] if self.options(game_id).watched else [0]
+
+    def options(self, game_id: str) -> TableOptions:
+        """Return a table's options (the defaults if none were set)."""
+        query = sa.select(*(table_options.c[f] for f in TableOptions.__slots__)).where(
+            table_options.c.game_id == game_id
+        )
+        found = self._run(lambda conn: conn.execute(query).first())
+        return TableOptions() if found is None else TableOptions(*found)
+
+    def _set(self, game_id: str, **values: Any) -> sa.Insert:
+        """Return the upsert of a table's options, counting the change."""
+        return (
+            self._insert(table_options)
+            .values(game_id=game_id, watched=False, changes=1, **values)
+            .on_conflict_do_update(
+                index_elements=["game_id"],
+                set_={**values, "changes": table_options.c.changes + 1},
+            )
+            .returning(table_options.c.changes)
+        )
+
+    def set_options(self, game_id: str, **values: Any) -> None:
+        """Set a table's options (hints, watched) and announce the change."""
+        query = self._set(game_id, **values)
+        changes = self._run(lambda conn: conn.execute(query).scalar_one())
+        self._changed(game_id + TABLE, int(changes))
+
+    def agree(self, game_id: str, seat: int, kind: str, now: str) -> None:
+        """Keep a seat's wish for the next deal ("same" or "new"), replacing its earlier one,
+        and announce the change."""
+        wish = {"kind": kind, "created_at": now}
+        keep = (
+            self._insert(agreements)
+            .values(game_id=game_id, seat=seat, **wish)
+            .on_conflict_do_update(index_elements=["game_id", "seat"], set_=wish)
+        )
+        count = self._set(game_id)
+
+        def work(conn: sa.Connection) -> int:
+            conn.execute(keep)
+            return int(conn.execute(count).scalar_one())
+
+        self._changed(game_id + TABLE, self._run(work, **self._transaction))
+
+    def agreements(self, game_id: str) -> dict[int, str]:
+        """Return each seat's wish for the next deal."""
+        query = sa.select(agreements.c.seat, agreements.c.kind).where(
+            agreements.c.game_id == game_id
+        )
+        return {int(s): str(k) for s, k in self._run(lambda conn: conn.execute(query).all())}
+
+    def following(self, game_id: str, next_id: str, held: list[tuple[int, str]], now: str,
+                  hints: bool | None) -> Callable[[sa.Connection], None]:  # fmt: skip
+        """Return the writes, after the next game's own, that make it the table's next game:
+        its seats held by the same tokens (seat, token hash) and its options, if the table
+        has no next game yet (else Followed: the transaction is rolled back)."""
+        claim = (
+            table_options.update()
+            .where(table_options.c.game_id == game_id, table_options.c.next_game.is_(None))
+            .values(next_game=next_id, changes=table_options.c.changes + 1)
+        )
+
+        def work(conn: sa.Connection) -> None:
+            if conn.execute(claim).rowcount != 1:
+                raise Followed
+            for seat, token in held:  # (no invitation opens them: "-" is no secret's hash)
+                taken = {"token_hash": token, "taken_at": now, "invitation_hash": "-"}
+                conn.execute(seats.insert().values(game_id=next_id, seat=seat, **taken))
+            options = {"hints": hints, "watched": False, "changes": 0}
+            conn.execute(table_options.insert().values(game_id=next_id, **options))
+
+        return work
+
+    def hints_allowed(self, game_id: str) -> bool:
+        """Tell whether a game's seats may ask for hints: as its creator chose, else while its
+        creator is its one human."""
+        chosen = self.options(game_id).hints
+        if chosen is not None:
+            return chosen
+        return not any(s.token_hash is not None for s in self.seats(game_id))
+
+    @staticmethod
+    def watching(game_id: str) -> Callable[[sa.Connection], None]:
+        """Return the write, after a new game's own, that gives all its seats to the AI."""
+        query = table_options.insert().values(game_id=game_id, watched=True, changes=0)
+
+        def work(conn: sa.Connection) -> None:
+            conn.execute(query)
+
+        return work
+
+    def announce(self, game_id: str) -> None:
+        """Announce a table's change made in a transaction of the store's (on SQLite; a
+        trigger does it on PostgreSQL)."""
+        self._changed(game_id + TABLE, self.options(game_id).changes)
 
     def is_table(self, game_id: str) -> bool:
         """Tell whether a game has a seat opened to a human (a friends' table)."""
