@@ -37,8 +37,11 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def make_record(log: DealLog, started_at: str | None = None) -> dict[str, Any]:
-    """Return the record of a finished deal."""
+def make_record(
+    log: DealLog, started_at: str | None = None, finished_at: str | None = None
+) -> dict[str, Any]:
+    """Return the record of a finished deal (its times now unless given: a stored deal's
+    record is the same at every reading)."""
     rules = log.rules
     codes = rules.pack.codes
     final = log.final
@@ -66,7 +69,7 @@ def make_record(log: DealLog, started_at: str | None = None) -> dict[str, Any]:
         "events": [event_to_json(rules.pack, e) for e in rules.public_events(final)],
         "result": result_to_json(rules, log.result),
         "started_at": started_at or now(),
-        "finished_at": now(),
+        "finished_at": finished_at or now(),
     }
     return record
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,9 @@ def test_create_read_and_play_a_whole_deal(client: TestClient) -> None:
     assert record["format"] == "tarocchi-record" and record["seed"] == 77
     assert record["players"][0]["kind"] == "human"
     assert len(record["tricks"]) == 15
+    time.sleep(1.1)  # (the record's times are to the second)
+    again = client.get(f"/api/games/{data['id']}/record", headers=auth(data["token"])).json()
+    assert again == record  # a stored deal's record, finished_at included, reads the same
 
 
 def test_events_animate_the_ai_moves(client: TestClient) -> None:

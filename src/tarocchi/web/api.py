@@ -488,7 +488,9 @@ class Games:
         if not is_revealed(live.row):
             raise HTTPException(409, UNREVEALED)
         held = [s.seat for s in self.store.tables.seats(live.row.id) if s.token_hash is not None]
-        return at_table(record_of(live.row), held, self.store.presence.marks(live.row.id))
+        stored = self.store.get(live.row.id)  # (its end's time: the row kept here may predate it)
+        row = live.row if stored is None else replace(live.row, updated_at=stored.updated_at)
+        return at_table(record_of(row), held, self.store.presence.marks(live.row.id))
 
 
 def outcome(rules: TrickGame[Any], state: Any) -> Outcome | None:
@@ -515,7 +517,7 @@ def record_of(row: GameRow) -> dict[str, Any]:
     rules refuse)."""
     level = row.level
     log = replayed(game(row.game), row.seed, ("human", level, level, level), row.actions)
-    record = make_record(log, started_at=row.started_at)
+    record = make_record(log, started_at=row.started_at, finished_at=row.updated_at)
     record["seed_chosen"] = row.seed_chosen  # a chosen deal could be known beforehand
     if row.practice:  # a practice deal: the deal and South's action it started from
         origin = json.loads(row.practice)

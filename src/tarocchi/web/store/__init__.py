@@ -22,7 +22,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -92,6 +92,8 @@ class GameRow:
     practice: str | None = None  # a practice deal's start, as JSON (see schema.games)
     daily: str | None = None  # the deal of the day's game: its date and whether it is scored
     player_id: str | None = None  # whose deal it is (None: anonymous)
+    # the last stored change (a finished deal's end); not part of what the game is
+    updated_at: str | None = field(default=None, compare=False)
 
 
 class Store:
@@ -234,7 +236,7 @@ class Store:
         return [
             GameRow(r.id, r.token_hash, r.game, r.seed % SEED_SPAN, r.level,
                     tuple((int(s), str(a)) for s, a in json.loads(r.actions)), r.version, r.over,
-                    r.started_at, r.seed_chosen, r.practice, r.daily, r.player_id)
+                    r.started_at, r.seed_chosen, r.practice, r.daily, r.player_id, r.updated_at)
             for r in rows
         ]  # fmt: skip
 
@@ -344,7 +346,7 @@ class Store:
 GAME_ROWS = sa.select(
     games.c.id, games.c.token_hash, games.c.game, games.c.seed, games.c.level, games.c.actions,
     games.c.version, games.c.over, games.c.started_at, games.c.seed_chosen, games.c.practice,
-    games.c.daily, games.c.player_id,
+    games.c.daily, games.c.player_id, games.c.updated_at,
 )  # fmt: skip
 GAME_BY_ID = GAME_ROWS.where(games.c.id == sa.bindparam("game_id"))
 
