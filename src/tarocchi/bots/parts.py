@@ -19,7 +19,7 @@ from tarocchi.bots.base import Bot
 from tarocchi.bots.belief import Belief, OttocentoBelief, PiedicavalloBelief
 from tarocchi.bots.belief_minchiate import MinchiateBelief
 from tarocchi.bots.heuristic import minchiate, ottocento, piedicavallo
-from tarocchi.games import GameName, info
+from tarocchi.games import GameName, entry
 from tarocchi.games.base import GameState
 from tarocchi.views import View
 
@@ -200,11 +200,7 @@ PARTS: dict[GameName, Parts] = {
 
 def parts(game_name: str) -> Parts:
     """Return a game's parts by name; ValueError for an unknown game."""
-    name = info(game_name).name
-    found = PARTS.get(name)
-    if found is None:
-        raise ValueError(f"{name} has no bots: tarocchi.bots.parts.PARTS lacks it")
-    return found
+    return entry(PARTS, game_name, "has no bots: tarocchi.bots.parts.PARTS lacks it")
 
 
 def search_parts(game_name: str) -> Search:

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import functools
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from tarocchi.cards import Pack
 from tarocchi.games.base import TrickGame
@@ -49,6 +50,19 @@ def info(name: str) -> GameInfo:
             return parts
     known = ", ".join(GAMES)
     raise ValueError(f"unknown game {name!r}; choose one of {known}")
+
+
+T = TypeVar("T")
+
+
+def entry(table: Mapping[GameName, T], name: str, lacks: str) -> T:
+    """Return a game's entry in a layer's table by name: ValueError for an unknown game, or
+    saying `lacks` for a game the table has no entry for."""
+    key = info(name).name
+    found = table.get(key)
+    if found is None:
+        raise ValueError(f"{key} {lacks}")
+    return found
 
 
 @functools.cache

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tarocchi.cards import Card
-from tarocchi.games import GameName, info, pack_of
+from tarocchi.games import GameName, entry, pack_of
 from tarocchi.i18n import N_
 
 # the player line every game shares (the product's own pages said it the same way)
@@ -522,8 +522,4 @@ def glossary(game: str) -> list[tuple[str, str]]:
 
 def game_of(name: str) -> Game:
     """Return a game's pages and card art by name; ValueError for an unknown game."""
-    key = info(name).name
-    found = GAMES.get(key)
-    if found is None:
-        raise ValueError(f"{key} has no pages: tarocchi.web.content.GAMES lacks it")
-    return found
+    return entry(GAMES, name, "has no pages: tarocchi.web.content.GAMES lacks it")
