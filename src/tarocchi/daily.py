@@ -22,7 +22,7 @@ from datetime import date
 from typing import Any
 
 from tarocchi.games import GAMES, game
-from tarocchi.games.base import GameState, TrickGame
+from tarocchi.games.base import GameState, Rules
 from tarocchi.i18n import Msg
 from tarocchi.match import Step, advance, table_bots
 from tarocchi.record import RecordError, replay
@@ -58,7 +58,7 @@ def commitment(game_name: str, day: date, seed: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def answers(rules: TrickGame[Any], seed: int, state: GameState, index: int) -> Iterator[Step]:
+def answers(rules: Rules, seed: int, state: GameState, index: int) -> Iterator[Step]:
     """Yield the AI seats' actions from a state whose log has `index` actions until South
     must act or the deal ends, each bot made and seeded as the web server makes its own."""
     bots = table_bots(rules, [LEVEL] * 4, seed, (1, 2, 3), index)

@@ -17,7 +17,7 @@ from typing import Any
 
 from tarocchi.cards import bits
 from tarocchi.games import GAMES, game
-from tarocchi.games.base import GameState, TrickGame
+from tarocchi.games.base import GameState, Rules
 from tarocchi.games.replay import ReplayError, iter_replay
 from tarocchi.i18n import Msg
 from tarocchi.match import DealLog
@@ -107,7 +107,7 @@ def _field(record: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> A
     return value
 
 
-def replay(record: dict[str, Any]) -> tuple[TrickGame[Any], GameState]:
+def replay(record: dict[str, Any]) -> tuple[Rules, GameState]:
     """Re-play a record through the rules; return (rules, final state) or raise RecordError."""
     rules, states, _ = replay_states(record)
     return rules, states[-1]
@@ -115,7 +115,7 @@ def replay(record: dict[str, Any]) -> tuple[TrickGame[Any], GameState]:
 
 def replay_states(
     record: dict[str, Any],
-) -> tuple[TrickGame[Any], tuple[GameState, ...], tuple[int, ...]]:
+) -> tuple[Rules, tuple[GameState, ...], tuple[int, ...]]:
     """Re-play a record through the rules; return the rules, the states (before each action,
     then the end) and the actions, or raise RecordError naming the first thing that is wrong."""
     rules, state = _dealt(record)
@@ -145,7 +145,7 @@ def replay_states(
     return rules, tuple(states), tuple(actions)
 
 
-def _dealt(record: dict[str, Any]) -> tuple[TrickGame[Any], GameState]:
+def _dealt(record: dict[str, Any]) -> tuple[Rules, GameState]:
     """Return a record's rules and its deal, checked against what the record says was dealt."""
     if record.get("format") != FORMAT:
         raise RecordError(Msg("not a tarocchi record (format must be '%(format)s')", format=FORMAT))

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from tarocchi.games import GAMES, game
-from tarocchi.games.base import TrickGame
+from tarocchi.games.base import Rules
 from tarocchi.i18n import Msg, Translator, translator
 from tarocchi.terminal import (
     QUIT,
@@ -212,7 +212,7 @@ class LiveTable:
         self.url = site.socket_url(f"/api/games/{game_id}/live")
         self.token = token
         self.teller = teller
-        self.rules: TrickGame[Any] = teller.rules
+        self.rules: Rules = teller.rules
         self.client = client
         self.closed = closed
         self.version: int | None = None

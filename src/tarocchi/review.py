@@ -39,7 +39,7 @@ from tarocchi.bots.parts import PARTS, Thresholds
 from tarocchi.bots.search import SearchBot, warm_up
 from tarocchi.bots.valuation import LEVEL, fair_search, valuate, view_seed
 from tarocchi.cards import team_of
-from tarocchi.games.base import GameState, TrickGame, mover
+from tarocchi.games.base import GameState, Rules, mover
 from tarocchi.i18n import N_, Msg, Translator, translator
 from tarocchi.match import advance, table_bots, turn_seed
 from tarocchi.record import RecordError, replay_states
@@ -220,7 +220,7 @@ class Plan:
     """A deal record replayed for a review: its states and the seat's decisions to value.
     The review can then be made one decision at a time (the web server stores each one)."""
 
-    rules: TrickGame[Any]
+    rules: Rules
     seed: int
     seat: int
     level: str
@@ -355,7 +355,7 @@ def review(
 
 
 def decide(
-    rules: TrickGame[Any], state: GameState, made: str, salt: int = 0, factor: float = 1.0
+    rules: Rules, state: GameState, made: str, salt: int = 0, factor: float = 1.0
 ) -> Decision:
     """Value the decision pending in state for the seat to move, the made choice among its
     legal ones (index 0: the caller places it in the deal), as the Hint values it
@@ -401,7 +401,7 @@ def graph(
 
 
 def key_moments(
-    rules: TrickGame[Any],
+    rules: Rules,
     decisions: Sequence[Decision],
     states: Sequence[GameState],
     actions: Sequence[int],
@@ -428,7 +428,7 @@ def key_moments(
     return tuple(out)
 
 
-def action_name(rules: TrickGame[Any], action: int) -> Any:
+def action_name(rules: Rules, action: int) -> Any:
     """Return what names an action to a reader: its card, or its code for other actions."""
     pack = rules.pack
     return pack.cards[action] if action < pack.size else rules.action_code(action)
@@ -453,7 +453,7 @@ def table_level(record: dict[str, Any], seat: int = 0) -> str:
     return SEARCH
 
 
-def players(record: dict[str, Any], rules: TrickGame[Any], level: str) -> list[str]:
+def players(record: dict[str, Any], rules: Rules, level: str) -> list[str]:
     """Return the bot of each seat in a record (a human's seat: the level's), each known
     (RecordError for a malformed or unknown one)."""
     entries = record.get("players")

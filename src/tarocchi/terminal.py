@@ -27,7 +27,7 @@ from tarocchi import daily, progress
 from tarocchi.bots import make_bot
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TEAMS, TRUMPS, bits, team_of
 from tarocchi.games import game
-from tarocchi.games.base import IllegalAction, TrickGame
+from tarocchi.games.base import IllegalAction, Rules
 from tarocchi.i18n import N_, Msg, Translator, joined, nmsg, translator
 from tarocchi.match import DealLog, advance, bot_seed
 from tarocchi.record import now
@@ -63,7 +63,7 @@ def seat_label(seat: int, tr: Translator, me: int = HUMAN) -> str:
     return tr.gettext(role) % {"seat": tr.seat(seat)}
 
 
-def help_text(rules: TrickGame[Any], tr: Translator) -> str:
+def help_text(rules: Rules, tr: Translator) -> str:
     """Return the commands, with example codes that are cards of this game (a Cups King, the
     highest trump, the Matto) and the game's actions that are not cards."""
     pack = rules.pack
@@ -74,7 +74,7 @@ def help_text(rules: TrickGame[Any], tr: Translator) -> str:
     return tr.gettext(HELP) % {"examples": ", ".join(examples), "actions": actions}
 
 
-def card_label(rules: TrickGame[Any], card: int, tr: Translator) -> str:
+def card_label(rules: Rules, card: int, tr: Translator) -> str:
     """Return a card's code with its name in tr's language: "CU-K (King of Cups)"."""
     return f"{rules.pack.codes[card]} ({tr.card(rules.pack.cards[card])})"
 
@@ -87,17 +87,17 @@ def wrap(text: str, first: str, rest: str) -> str:
                          break_on_hyphens=False).replace(NBSP, " ")  # fmt: skip
 
 
-def card_names(rules: TrickGame[Any], cards: Iterable[int], tr: Translator) -> str:
+def card_names(rules: Rules, cards: Iterable[int], tr: Translator) -> str:
     """Return cards by name in tr's language, joined as the language joins."""
     return tr.text(joined([rules.pack.cards[c] for c in cards])) or "-"
 
 
-def sorted_cards(rules: TrickGame[Any], mask: int) -> list[int]:
+def sorted_cards(rules: Rules, mask: int) -> list[int]:
     """Return the cards of a mask in display order (trumps, suits, strongest first)."""
     return sorted(bits(mask), key=rules.pack.sort_key)
 
 
-def describe_hand(rules: TrickGame[Any], mask: int, tr: Translator) -> str:
+def describe_hand(rules: Rules, mask: int, tr: Translator) -> str:
     """Return a hand as one line per suit, strongest first."""
     pack = rules.pack
     lines = []
@@ -110,7 +110,7 @@ def describe_hand(rules: TrickGame[Any], mask: int, tr: Translator) -> str:
     return "\n".join(lines) or "  " + tr.gettext("(no cards)")
 
 
-def describe_trick(rules: TrickGame[Any], plays: list[dict[str, Any]], tr: Translator,
+def describe_trick(rules: Rules, plays: list[dict[str, Any]], tr: Translator,
                    me: int = HUMAN) -> str:  # fmt: skip
     """Return who played what in a trick (its plays as a JSON view gives them)."""
     if not plays:
@@ -119,12 +119,12 @@ def describe_trick(rules: TrickGame[Any], plays: list[dict[str, Any]], tr: Trans
     return "\n".join(f"  {who:20} {card_label(rules, card, tr)}" for who, card in rows)
 
 
-def mask_of(rules: TrickGame[Any], codes: Iterable[str]) -> int:
+def mask_of(rules: Rules, codes: Iterable[str]) -> int:
     """Return the mask of cards given by their codes."""
     return sum(1 << rules.card_id(c) for c in codes)
 
 
-def describe_result(rules: TrickGame[Any], result: dict[str, Any], tr: Translator,
+def describe_result(rules: Rules, result: dict[str, Any], tr: Translator,
                     me: int = HUMAN) -> str:  # fmt: skip
     """Return the end-of-deal summary from a JSON view's result, as the player of seat me
     reads it: each team's cards and points, the breakdown, the winner."""
@@ -156,7 +156,7 @@ class Teller:
     """Tells the player of a seat (me) what they see, in tr's language: the deal's entries
     as they come (`views.changes`), and lines."""
 
-    def __init__(self, rules: TrickGame[Any], out: TextIO, tr: Translator, me: int = HUMAN
+    def __init__(self, rules: Rules, out: TextIO, tr: Translator, me: int = HUMAN
                  ) -> None:  # fmt: skip
         self.rules = rules
         self.out = out
@@ -190,7 +190,7 @@ class Teller:
 class Narrator(Teller):
     """Follows a local deal and tells the human (South) what each action let them see."""
 
-    def __init__(self, rules: TrickGame[Any], out: TextIO, tr: Translator, state: Any) -> None:
+    def __init__(self, rules: Rules, out: TextIO, tr: Translator, state: Any) -> None:
         super().__init__(rules, out, tr)
         self.state = state
         self.last = view(state, HUMAN)
@@ -321,7 +321,7 @@ def read_line(inp: TextIO, narrator: Teller) -> str | None:
 QUIT = -1  # the action of a line that leaves the deal
 
 
-def ask(rules: TrickGame[Any], state: Any, v: View, inp: TextIO, narrator: Narrator) -> int | None:
+def ask(rules: Rules, state: Any, v: View, inp: TextIO, narrator: Narrator) -> int | None:
     """Prompt until the human gives a legal action; return it, or None on quit or end of
     input. A refused action is explained and changes nothing."""
     tr = narrator.tr
@@ -343,7 +343,7 @@ def ask(rules: TrickGame[Any], state: Any, v: View, inp: TextIO, narrator: Narra
             narrator.say(tr.gettext("Not allowed: %(reason)s.") % {"reason": tr.text(e.args[0])})
 
 
-def show_turn(rules: TrickGame[Any], data: dict[str, Any], teller: Teller) -> None:
+def show_turn(rules: Rules, data: dict[str, Any], teller: Teller) -> None:
     """Print what a seat sees at its turn (its JSON view): its hand, the trick and its
     choices, numbered, each choice that is not a card with what it does."""
     tr, me = teller.tr, teller.me
@@ -364,7 +364,7 @@ def show_turn(rules: TrickGame[Any], data: dict[str, Any], teller: Teller) -> No
             teller.say(f"  {i}) {code} -- {details[code]}")
 
 
-def command(rules: TrickGame[Any], data: dict[str, Any], text: str, teller: Teller,
+def command(rules: Rules, data: dict[str, Any], text: str, teller: Teller,
             hint: Callable[[], str] | None) -> int | None:  # fmt: skip
     """Answer a line typed by a seat whose JSON view is data: return the action it names
     (QUIT to leave), or None once answered (a command that shows something, a choice that
@@ -402,7 +402,7 @@ def command(rules: TrickGame[Any], data: dict[str, Any], text: str, teller: Tell
     return None
 
 
-def parse_choice(rules: TrickGame[Any], legal: list[str], text: str, tr: Translator) -> int | str:
+def parse_choice(rules: Rules, legal: list[str], text: str, tr: Translator) -> int | str:
     """Return the action meant by text (a code or the number of a legal choice), or the
     reason it is refused."""
     _ = tr.gettext

@@ -17,7 +17,7 @@ from typing import Any
 
 from tarocchi.cards import SEATS, TEAMS, Pack, bits
 from tarocchi.games import game
-from tarocchi.games.base import Event, GameState, Result, Tally, TrickGame, exact
+from tarocchi.games.base import Event, GameState, Result, Rules, Tally, exact
 from tarocchi.games.base import Trick as Trick  # the View and its parts, built by the rules
 from tarocchi.games.base import View as View
 from tarocchi.games.minchiate_ledger import plural_resti
@@ -86,7 +86,7 @@ def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
     return out
 
 
-def detail_to_json(rules: TrickGame[Any], hand: int, action: int, tr: Translator) -> dict[str, Any]:
+def detail_to_json(rules: Rules, hand: int, action: int, tr: Translator) -> dict[str, Any]:
     """Return what an action that is not a card does, for a seat holding hand: its code, a
     sentence in tr's language, the codes of the cards involved and its points (or None)."""
     d = rules.action_detail(hand, action)
@@ -156,7 +156,7 @@ PLAYS = N_("%(seat)s plays %(card)s.")
 
 
 def trick_entry(
-    rules: TrickGame[Any], index: int, trick: Trick, winner: int, tr: Translator
+    rules: Rules, index: int, trick: Trick, winner: int, tr: Translator
 ) -> dict[str, Any]:
     """Return the history entry of a finished trick: its winner and what it adds to each
     team's running score, with a sentence saying so."""
@@ -189,7 +189,7 @@ def points_text(points: float) -> Msg:
 
 
 def step(
-    rules: TrickGame[Any], state: GameState, action: int, seat: int, before: View, tr: Translator
+    rules: Rules, state: GameState, action: int, seat: int, before: View, tr: Translator
 ) -> tuple[GameState, View, list[dict[str, Any]]]:
     """Apply an action; return the new state, seat's new view and what seat saw change."""
     mover = state.to_move
@@ -199,7 +199,7 @@ def step(
 
 
 def witness(
-    rules: TrickGame[Any],
+    rules: Rules,
     mover: int,
     action: int,
     state: GameState,
@@ -229,7 +229,7 @@ LAYS_ASIDE = N_("%(seat)s lays a card aside face down.")
 
 
 def history(
-    rules: TrickGame[Any], seed: int, log: Iterable[tuple[int, str]], seat: int, tr: Translator
+    rules: Rules, seed: int, log: Iterable[tuple[int, str]], seat: int, tr: Translator
 ) -> list[dict[str, Any]]:
     """Return everything seat saw happen in the deal of seed after its action log (seat,
     code), in play order: the entries of the deal's opening view, then what each action
@@ -253,7 +253,7 @@ def refusals(state: GameState, seat: int) -> dict[int, str]:
     return {c: rules.illegal_reason(state, c) for c in bits(state.hands[seat]) if c not in legal}
 
 
-def result_to_json(rules: TrickGame[Any], r: Result, tr: Translator = ENGLISH) -> dict[str, Any]:
+def result_to_json(rules: Rules, r: Result, tr: Translator = ENGLISH) -> dict[str, Any]:
     """Return a JSON-ready form of a result, its lines in tr's language."""
     out: dict[str, Any] = {
         "ns": r.ns,
@@ -273,7 +273,7 @@ def result_to_json(rules: TrickGame[Any], r: Result, tr: Translator = ENGLISH) -
 VERDICTS = {"NS": N_("North-South win."), "EW": N_("East-West win."), "draw": N_("A draw.")}
 
 
-def headline(rules: TrickGame[Any], r: Result) -> Msg:
+def headline(rules: Rules, r: Result) -> Msg:
     """Return the result in a sentence, naming its unit: "East-West win. North-South 0 resti,
     East-West 3 resti." """
     return Msg(

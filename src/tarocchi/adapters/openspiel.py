@@ -41,7 +41,7 @@ from tarocchi.bots.base import Bot
 from tarocchi.bots.parts import belief
 from tarocchi.bots.search import NORMAL, kernel
 from tarocchi.games import GAMES, game
-from tarocchi.games.base import IllegalAction, TrickGame
+from tarocchi.games.base import IllegalAction, Rules
 from tarocchi.views import View
 
 # deals the belief sampler may draw for one resampling before giving up: it keeps a deal
@@ -83,7 +83,7 @@ class _Deal:
 class TarocchiGame(pyspiel.Game):  # type: ignore[misc]
     """One of our games as a pyspiel game."""
 
-    def __init__(self, rules: TrickGame[Any], params: dict[str, Any] | None = None) -> None:
+    def __init__(self, rules: Rules, params: dict[str, Any] | None = None) -> None:
         super().__init__(_game_type(rules), _game_info(rules), params or {})
         self.rules = rules
 
@@ -107,7 +107,7 @@ class TarocchiState(pyspiel.State):  # type: ignore[misc]
         self.deal = _Deal((), None, ())
 
     @property
-    def rules(self) -> TrickGame[Any]:
+    def rules(self) -> Rules:
         """Return our rules object."""
         return game(self.game_name)
 
@@ -266,7 +266,7 @@ def from_state(game_: pyspiel.Game, state: Any) -> TarocchiState:
     return out
 
 
-def _showing(rules: TrickGame[Any], state: Any, shown: Sequence[Any]) -> int:
+def _showing(rules: Rules, state: Any, shown: Sequence[Any]) -> int:
     """Return the declaration open in state after which the public events still agree
     with shown (IllegalAction if none: the sampled hand cannot make it)."""
     for a in rules.legal_actions(state):
@@ -277,7 +277,7 @@ def _showing(rules: TrickGame[Any], state: Any, shown: Sequence[Any]) -> int:
     raise IllegalAction("no declaration of this hand shows the declared cards")
 
 
-def _pass(rules: TrickGame[Any]) -> int:
+def _pass(rules: Rules) -> int:
     """Return the game's action that declares nothing (only games with declarations get
     here: elsewhere every replayed action is legal)."""
     if rules.pass_action is None:
@@ -289,7 +289,7 @@ class Observer:
     """OpenSpiel's observer protocol over our views: `tensor`/`dict` and a string."""
 
     def __init__(
-        self, rules: TrickGame[Any], iig_obs_type: pyspiel.IIGObservationType | None, params: Any
+        self, rules: Rules, iig_obs_type: pyspiel.IIGObservationType | None, params: Any
     ) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
@@ -315,7 +315,7 @@ class Observer:
         return infostate_text(v) if self.recall else observation_text(v)
 
 
-def _game_type(rules: TrickGame[Any]) -> pyspiel.GameType:
+def _game_type(rules: Rules) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=short_name(rules.name),
         long_name=f"tarocchi {rules.title}",
@@ -334,7 +334,7 @@ def _game_type(rules: TrickGame[Any]) -> pyspiel.GameType:
     )
 
 
-def _game_info(rules: TrickGame[Any]) -> pyspiel.GameInfo:
+def _game_info(rules: Rules) -> pyspiel.GameInfo:
     size = rules.pack.size
     chance = 1 + (rules.cut_range is not None) + size
     # every card is played or discarded once; each seat declares at most once per extra
@@ -352,7 +352,7 @@ def _game_info(rules: TrickGame[Any]) -> pyspiel.GameInfo:
     )
 
 
-def _register(rules: TrickGame[Any]) -> type[TarocchiGame]:
+def _register(rules: Rules) -> type[TarocchiGame]:
     """Register one game with pyspiel; return its game class (pyspiel keeps the class:
     registering a function instead crashes the interpreter at exit)."""
 
@@ -402,7 +402,7 @@ class ISMCTSBot(Bot):
 
     name = "openspiel-ismcts"
 
-    def __init__(self, rules: TrickGame[Any], seed: int = 0) -> None:
+    def __init__(self, rules: Rules, seed: int = 0) -> None:
         super().__init__(rules, seed)
         self.game = load(rules.name)
         # returns come in the game's unit: UCT's constant is half the margin that our own

@@ -15,10 +15,10 @@ from __future__ import annotations
 import functools
 import importlib
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from tarocchi.cards import Pack
-from tarocchi.games.base import TrickGame
+from tarocchi.games.base import Rules
 
 GameName = Literal["piedicavallo", "ottocento", "minchiate"]
 
@@ -52,9 +52,9 @@ def info(name: str) -> GameInfo:
 
 
 @functools.cache
-def game(name: str) -> TrickGame[Any]:
+def game(name: str) -> Rules:
     """Return the rules object of a game by name ("piedicavallo", "ottocento", "minchiate")."""
-    rules: TrickGame[Any] = importlib.import_module(info(name).rules).RULES
+    rules: Rules = importlib.import_module(info(name).rules).RULES
     return rules
 
 
