@@ -13,7 +13,7 @@ import json
 from collections.abc import Collection, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tarocchi.cards import bits
 from tarocchi.games import GAMES, game
@@ -26,6 +26,7 @@ from tarocchi.views import event_to_json, result_to_json
 FORMAT = "tarocchi-record"
 VERSION = 1
 RULES_VERSION = 1
+T = TypeVar("T")  # the kind of a record's field
 
 
 class RecordError(ValueError):
@@ -100,7 +101,7 @@ def load(path: Path) -> dict[str, Any]:
     return data
 
 
-def _field(record: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+def _field(record: dict[str, Any], key: str, kind: type[T]) -> T:
     value = record.get(key)
     if not isinstance(value, kind) or isinstance(value, bool):
         raise RecordError(Msg("the record's '%(key)s' is missing or malformed", key=key))
@@ -176,7 +177,7 @@ def _dealt(record: dict[str, Any]) -> tuple[Rules, GameState]:
     return rules, state
 
 
-def _entry(n: int, entry: Any) -> tuple[int, str]:
+def _entry(n: int, entry: object) -> tuple[int, str]:
     """Return the record's n-th action as (seat, code), or raise RecordError if malformed."""
     if not isinstance(entry, dict):
         raise RecordError(Msg("action %(n)d is malformed: %(entry)s", n=n, entry=repr(entry)))

@@ -38,7 +38,7 @@ from tarocchi.bots.oracle import OracleBot
 from tarocchi.bots.parts import PARTS, Thresholds
 from tarocchi.bots.search import SearchBot, warm_up
 from tarocchi.bots.valuation import LEVEL, fair_search, valuate, view_seed
-from tarocchi.cards import team_of
+from tarocchi.cards import Card, team_of
 from tarocchi.games.base import GameState, Rules, mover
 from tarocchi.i18n import N_, Msg, Translator, translator
 from tarocchi.match import advance, table_bots, turn_seed
@@ -428,7 +428,7 @@ def key_moments(
     return tuple(out)
 
 
-def action_name(rules: Rules, action: int) -> Any:
+def action_name(rules: Rules, action: int) -> Card | str:
     """Return what names an action to a reader: its card, or its code for other actions."""
     pack = rules.pack
     return pack.cards[action] if action < pack.size else rules.action_code(action)

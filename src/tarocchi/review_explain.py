@@ -27,7 +27,7 @@ from tarocchi.bots.hints import reason
 from tarocchi.bots.inference import partner
 from tarocchi.bots.likelihood import Chains, Replay
 from tarocchi.bots.parts import belief, search_parts
-from tarocchi.bots.search import SearchBot
+from tarocchi.bots.search import Draw, SearchBot
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS, team_of
 from tarocchi.games.base import GameState, Rules, mover
 from tarocchi.i18n import N_, SEATS, Msg, Translator, joined, nmsg
@@ -126,7 +126,7 @@ def position_value(rules: Rules, state: GameState, seat: int, bot: SearchBot) ->
     bot.cfg = replace(cfg, max_samples=max(cfg.min_samples, cfg.max_samples // share))
     known = belief(v)
     players = k.heuristic_players(v)
-    draw: Any = lambda: known.sample(bot.rng)  # noqa: E731
+    draw: Draw = lambda: known.sample(bot.rng)  # noqa: E731
     if bot.cfg.infer and (v.tricks or v.trick):
         # weighed by the plays so far, as the search of the decisions around it weighs them
         replay = Replay(v, players)

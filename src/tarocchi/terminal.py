@@ -27,7 +27,7 @@ from tarocchi import daily, progress
 from tarocchi.bots import make_bot
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TEAMS, TRUMPS, bits, team_of
 from tarocchi.games import game
-from tarocchi.games.base import IllegalAction, Rules
+from tarocchi.games.base import GameState, IllegalAction, Rules
 from tarocchi.i18n import N_, Msg, Translator, joined, nmsg, translator
 from tarocchi.match import DealLog, advance, bot_seed
 from tarocchi.record import now
@@ -190,7 +190,7 @@ class Teller:
 class Narrator(Teller):
     """Follows a local deal and tells the human (South) what each action let them see."""
 
-    def __init__(self, rules: Rules, out: TextIO, tr: Translator, state: Any) -> None:
+    def __init__(self, rules: Rules, out: TextIO, tr: Translator, state: GameState) -> None:
         super().__init__(rules, out, tr)
         self.state = state
         self.last = view(state, HUMAN)
@@ -321,7 +321,7 @@ def read_line(inp: TextIO, narrator: Teller) -> str | None:
 QUIT = -1  # the action of a line that leaves the deal
 
 
-def ask(rules: Rules, state: Any, v: View, inp: TextIO, narrator: Narrator) -> int | None:
+def ask(rules: Rules, state: GameState, v: View, inp: TextIO, narrator: Narrator) -> int | None:
     """Prompt until the human gives a legal action; return it, or None on quit or end of
     input. A refused action is explained and changes nothing."""
     tr = narrator.tr
