@@ -32,7 +32,7 @@ from tarocchi.i18n import N_, Msg, Translator, joined, nmsg, translator
 from tarocchi.match import DealLog, advance, bot_seed
 from tarocchi.record import now
 from tarocchi.terminal_review import num
-from tarocchi.views import View, amount, changes, step, to_json, view
+from tarocchi.views import Entry, View, amount, changes, step, to_json, view
 
 HUMAN = 0
 SUIT_ORDER = (TRUMPS, 0, 1, 2, 3, FOOL)
@@ -163,14 +163,16 @@ class Teller:
         self.tr = tr
         self.me = me
 
-    def told(self, entries: list[dict[str, Any]]) -> None:
+    def told(self, entries: list[Entry]) -> None:
         """Print history entries: events, cards laid aside, plays and trick winners."""
         tr = self.tr
         for item in entries:
             if item["type"] in ("event", "aside"):
                 seat = item["seat"]
-                named = seat is None or item["text"].startswith(tr.seat(seat))
-                who = "" if named else f"{seat_label(seat, tr, self.me)}: "
+                if seat is None or item["text"].startswith(tr.seat(seat)):
+                    who = ""  # a public event of no seat, or a sentence that names it
+                else:
+                    who = f"{seat_label(seat, tr, self.me)}: "
                 self.say(f"* {who}{item['text']}")
             elif item["type"] == "play":
                 card = card_label(self.rules, self.rules.card_id(item["card"]), tr)

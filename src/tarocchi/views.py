@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 from tarocchi.cards import SEATS, TEAMS, Pack, bits
 from tarocchi.games import game
@@ -38,6 +38,59 @@ def public_view(state: GameState) -> View:
     hand, its own cards laid aside and its legal actions (the cards played, the public
     events, the cards every seat knows of, each hand's size; every hand once it is over)."""
     return replace(view(state, 0), seat=WATCHER, hand=0, legal=(), private=0)
+
+
+class EventJson(TypedDict):
+    """A public event, JSON-ready (`event_to_json`)."""
+
+    kind: str
+    seat: int | None
+    cards: list[str]  # card codes
+    value: int
+    text: str  # in the reader's language
+
+
+# One thing a seat saw happen, JSON-ready (`changes`, `witness`, `history`), by its "type":
+# a card played, a trick won, a public event or a card laid aside, each with its sentence.
+
+
+class PlayEntry(TypedDict):
+    """A card played to trick number `trick` (from 1)."""
+
+    type: Literal["play"]
+    seat: int
+    card: str
+    trick: int
+    text: str
+
+
+class TrickEntry(TypedDict):
+    """A trick won: what it adds to the winner's team, and to each team by "NS" and "EW"."""
+
+    type: Literal["trick"]
+    trick: int
+    winner: int
+    points: float
+    scores: dict[str, float]
+    text: str
+
+
+class EventEntry(EventJson):
+    """A public event."""
+
+    type: Literal["event"]
+
+
+class AsideEntry(TypedDict):
+    """A card laid aside face down: which, to its own seat only."""
+
+    type: Literal["aside"]
+    seat: int
+    card: NotRequired[str]
+    text: str
+
+
+Entry = PlayEntry | TrickEntry | EventEntry | AsideEntry
 
 
 def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
@@ -117,7 +170,7 @@ def tally_to_json(t: Tally, tr: Translator) -> dict[str, Any]:
     }
 
 
-def event_to_json(pack: Pack, e: Event, tr: Translator = ENGLISH) -> dict[str, Any]:
+def event_to_json(pack: Pack, e: Event, tr: Translator = ENGLISH) -> EventJson:
     """Return a JSON-ready form of a public event, its text in tr's language."""
     return {
         "kind": e.kind,
@@ -128,7 +181,7 @@ def event_to_json(pack: Pack, e: Event, tr: Translator = ENGLISH) -> dict[str, A
     }
 
 
-def changes(before: View | None, after: View, tr: Translator = ENGLISH) -> list[dict[str, Any]]:
+def changes(before: View | None, after: View, tr: Translator = ENGLISH) -> list[Entry]:
     """Return what became visible to a seat between two of its views, in order, JSON-ready:
     a card play and the trick it finished, then the public events it led to (a score, the
     next player's pass); finished tricks with their winner and what they add
@@ -136,7 +189,7 @@ def changes(before: View | None, after: View, tr: Translator = ENGLISH) -> list[
     with its text in tr's language."""
     rules = after.rules
     pack = rules.pack
-    out: list[dict[str, Any]] = []
+    out: list[Entry] = []
     old_plays = sum(len(t) for t in before.tricks) + len(before.trick) if before else 0
     plays = [p for t in after.tricks for p in t] + list(after.trick)
     for i in range(old_plays, len(plays)):
@@ -155,9 +208,7 @@ def changes(before: View | None, after: View, tr: Translator = ENGLISH) -> list[
 PLAYS = N_("%(seat)s plays %(card)s.")
 
 
-def trick_entry(
-    rules: Rules, index: int, trick: Trick, winner: int, tr: Translator
-) -> dict[str, Any]:
+def trick_entry(rules: Rules, index: int, trick: Trick, winner: int, tr: Translator) -> Entry:
     """Return the history entry of a finished trick: its winner and what it adds to each
     team's running score, with a sentence saying so."""
     ns, ew = rules.trick_points(trick, winner)
@@ -190,7 +241,7 @@ def points_text(points: float) -> Msg:
 
 def step(
     rules: Rules, state: GameState, action: int, seat: int, before: View, tr: Translator
-) -> tuple[GameState, View, list[dict[str, Any]]]:
+) -> tuple[GameState, View, list[Entry]]:
     """Apply an action; return the new state, seat's new view and what seat saw change."""
     mover = state.to_move
     state = rules.apply(state, action)
@@ -206,13 +257,14 @@ def witness(
     seat: int,
     before: View,
     tr: Translator,
-) -> tuple[View, list[dict[str, Any]]]:
+) -> tuple[View, list[Entry]]:
     """Return seat's view of state, reached by mover's action, and what seat saw change. A
     card that was not played to a trick was laid aside face down: seat learns that (and which
     card, if it is its own)."""
     after = view(state, seat)
     seen = changes(before, after, tr)
     if action < rules.pack.size and not any(c["type"] == "play" for c in seen):
+        aside: AsideEntry
         if mover == seat:
             card = rules.pack.cards[action]
             aside = {"type": "aside", "seat": mover, "card": card.code,
@@ -230,7 +282,7 @@ LAYS_ASIDE = N_("%(seat)s lays a card aside face down.")
 
 def history(
     rules: Rules, seed: int, log: Iterable[tuple[int, str]], seat: int, tr: Translator
-) -> list[dict[str, Any]]:
+) -> list[Entry]:
     """Return everything seat saw happen in the deal of seed after its action log (seat,
     code), in play order: the entries of the deal's opening view, then what each action
     showed (`witness`), built from seat's successive views only; ReplayError for a log the
