@@ -21,7 +21,7 @@ import textwrap
 from collections.abc import Callable, Iterable
 from datetime import date
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypedDict
 
 from tarocchi import daily, progress
 from tarocchi.bots import make_bot
@@ -511,10 +511,20 @@ def keep(entry: dict[str, Any], narrator: Narrator) -> None:
                      % {"reason": e.strerror})  # fmt: skip
 
 
-def kept(game_name: str | None, level: str | None) -> list[dict[str, Any]]:
+class KeptDeal(TypedDict):
+    """A kept deal as `tarocchi history` lists it."""
+
+    game: str
+    level: str
+    when: str  # when it ended, ISO 8601
+    result: str  # "win", "draw", "loss" or "left"
+    margin: float | None  # None: left
+
+
+def kept(game_name: str | None, level: str | None) -> list[KeptDeal]:
     """Return the kept deals of a game and a level (None: any), newest first, each with its
     game, level, end, result and margin (None: quit); unreadable files are skipped."""
-    out = []
+    out: list[KeptDeal] = []
     folder = deals_dir()
     for path in folder.glob("*.json") if folder.is_dir() else ():
         try:
@@ -523,8 +533,9 @@ def kept(game_name: str | None, level: str | None) -> list[dict[str, Any]]:
                 margin, result, lv = None, "left", str(entry["level"])
             else:
                 (margin, result), lv = progress.outcome(entry), str(entry["players"][1]["name"])
-            deal = {"game": str(entry["game"]), "level": lv, "when": str(entry["finished_at"]),
-                    "result": result, "margin": margin}  # fmt: skip
+            when = str(entry["finished_at"])
+            deal: KeptDeal = {"game": str(entry["game"]), "level": lv, "when": when,
+                              "result": result, "margin": margin}  # fmt: skip
         except (OSError, ValueError, KeyError, IndexError, TypeError):
             continue  # not a deal this folder keeps
         if game_name in (None, deal["game"]) and level in (None, deal["level"]):
@@ -532,7 +543,7 @@ def kept(game_name: str | None, level: str | None) -> list[dict[str, Any]]:
     return sorted(out, key=lambda d: d["when"], reverse=True)
 
 
-def describe_history(deals: list[dict[str, Any]], tr: Translator) -> str:
+def describe_history(deals: list[KeptDeal], tr: Translator) -> str:
     """Return the kept deals as text, newest first, and the statistics per game and level."""
     _ = tr.gettext
     if not deals:
