@@ -10,7 +10,7 @@ result; the first bad thing it finds is reported by a RecordError that names it.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -90,7 +90,7 @@ def save(record: dict[str, Any], path: Path) -> None:
     path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
-def load(path: Path) -> dict[str, Any]:
+def load(path: Path) -> dict[str, object]:
     """Read a record file (RecordError if it is not JSON)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -101,21 +101,21 @@ def load(path: Path) -> dict[str, Any]:
     return data
 
 
-def _field(record: dict[str, Any], key: str, kind: type[T]) -> T:
+def _field(record: Mapping[str, object], key: str, kind: type[T]) -> T:
     value = record.get(key)
     if not isinstance(value, kind) or isinstance(value, bool):
         raise RecordError(Msg("the record's '%(key)s' is missing or malformed", key=key))
     return value
 
 
-def replay(record: dict[str, Any]) -> tuple[Rules, GameState]:
+def replay(record: Mapping[str, object]) -> tuple[Rules, GameState]:
     """Re-play a record through the rules; return (rules, final state) or raise RecordError."""
     rules, states, _ = replay_states(record)
     return rules, states[-1]
 
 
 def replay_states(
-    record: dict[str, Any],
+    record: Mapping[str, object],
 ) -> tuple[Rules, tuple[GameState, ...], tuple[int, ...]]:
     """Re-play a record through the rules; return the rules, the states (before each action,
     then the end) and the actions, or raise RecordError naming the first thing that is wrong."""
@@ -146,7 +146,7 @@ def replay_states(
     return rules, tuple(states), tuple(actions)
 
 
-def _dealt(record: dict[str, Any]) -> tuple[Rules, GameState]:
+def _dealt(record: Mapping[str, object]) -> tuple[Rules, GameState]:
     """Return a record's rules and its deal, checked against what the record says was dealt."""
     if record.get("format") != FORMAT:
         raise RecordError(Msg("not a tarocchi record (format must be '%(format)s')", format=FORMAT))
