@@ -13,7 +13,7 @@ import json
 from collections.abc import Collection, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NotRequired, TypedDict, TypeVar
 
 from tarocchi.cards import bits
 from tarocchi.games import GAMES, game
@@ -27,6 +27,15 @@ FORMAT = "tarocchi-record"
 VERSION = 1
 RULES_VERSION = 1
 T = TypeVar("T")  # the kind of a record's field
+
+
+class ActionJson(TypedDict):
+    """One action of a record: its seat and its text code (`stand_in`: the AI made it for an
+    absent human at a friends' table, see `at_table`)."""
+
+    seat: int
+    action: str
+    stand_in: NotRequired[bool]
 
 
 class RecordError(ValueError):

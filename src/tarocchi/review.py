@@ -29,7 +29,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
-from typing import Any
+from typing import Any, TypedDict
 
 from tarocchi.bots import LEVELS, make_bot
 from tarocchi.bots.base import Bot
@@ -42,7 +42,7 @@ from tarocchi.cards import Card, team_of
 from tarocchi.games.base import GameState, Rules, mover
 from tarocchi.i18n import N_, Msg, Translator, translator
 from tarocchi.match import advance, table_bots, turn_seed
-from tarocchi.record import RecordError, replay_states
+from tarocchi.record import ActionJson, RecordError, replay_states
 from tarocchi.review_explain import (
     Lesson,
     Position,
@@ -556,7 +556,16 @@ def to_json(r: Review, tr: Translator | None = None) -> dict[str, Any]:
     }
 
 
-def ai_to_json(ai: AiLine) -> dict[str, Any]:
+class AiJson(TypedDict):
+    """The AI's line, JSON-ready (`ai_to_json`)."""
+
+    level: str
+    margin: float
+    diverged: int | None
+    actions: list[ActionJson]
+
+
+def ai_to_json(ai: AiLine) -> AiJson:
     """Return the AI's line in a JSON-ready form."""
     return {
         "level": ai.level,
@@ -566,7 +575,7 @@ def ai_to_json(ai: AiLine) -> dict[str, Any]:
     }
 
 
-def ai_from_json(data: dict[str, Any]) -> AiLine:
+def ai_from_json(data: AiJson) -> AiLine:
     """Return the AI's line a JSON form holds."""
     return AiLine(
         data["level"],
