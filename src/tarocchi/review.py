@@ -26,7 +26,7 @@ of each decision, and the AI of a level in the seat on the same cards (`ai_line`
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Any, TypedDict
@@ -243,7 +243,11 @@ class Plan:
 
 
 def plan(
-    record: dict[str, Any], seat: int = 0, level: str = SEARCH, salt: int = 0, factor: float = 1.0
+    record: Mapping[str, object],
+    seat: int = 0,
+    level: str = SEARCH,
+    salt: int = 0,
+    factor: float = 1.0,
 ) -> Plan:
     """Replay a record for a review of a seat, the AI of `level` to replay the seat (salt and
     factor: the valuation's, 0 and 1 for the Hint's own seeds and playouts).
@@ -257,7 +261,8 @@ def plan(
         raise ValueError(f"the {level} bot sees every card: it cannot take a seat")
     names = players(record, rules, level)
     warm_up(rules)
-    seed: int = record["seed"]
+    seed = record["seed"]
+    assert isinstance(seed, int)  # replay_states refuses a record without one
     mine = tuple(i for i, s in enumerate(states[:-1]) if s.to_move == seat)
     return Plan(rules, seed, seat, level, tuple(names), actions, states, mine, salt, factor)
 
@@ -333,7 +338,7 @@ def gaps(points: Sequence[Point]) -> list[tuple[int, float, int, float]]:
 
 
 def review(
-    record: dict[str, Any],
+    record: Mapping[str, object],
     seat: int = 0,
     level: str = SEARCH,
     progress: Progress | None = None,
@@ -442,23 +447,25 @@ def unhurried(bot: Bot) -> Bot:
     return bot
 
 
-def table_level(record: dict[str, Any], seat: int = 0) -> str:
+def table_level(record: Mapping[str, object], seat: int = 0) -> str:
     """Return the level the AI replaying a seat plays at by default: the level of the
     record's other players when they all play one level (a web deal's table), else SEARCH's."""
     entries = record.get("players")
-    names = {str(e.get("name")) for e in entries or () if isinstance(e, dict)
-             and e.get("seat") != seat}  # fmt: skip
+    names = {str(e.get("name")) for e in entries if isinstance(e, dict)
+             and e.get("seat") != seat} if isinstance(entries, list) else set()  # fmt: skip
     if len(names) == 1 and (name := names.pop()) in LEVELS:
         return name
     return SEARCH
 
 
-def players(record: dict[str, Any], rules: Rules, level: str) -> list[str]:
+def players(record: Mapping[str, object], rules: Rules, level: str) -> list[str]:
     """Return the bot of each seat in a record (a human's seat: the level's), each known
     (RecordError for a malformed or unknown one)."""
     entries = record.get("players")
     if entries is None:
         return [level] * 4
+    if not isinstance(entries, list):
+        raise RecordError("the record's 'players' are malformed: not a list")
     try:
         names = {e["seat"]: e["name"] for e in entries}
         out = [level if names[s] == "human" else str(names[s]) for s in range(4)]
