@@ -18,7 +18,7 @@ import os
 import random
 import secrets
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import date
 from pathlib import Path
 from typing import Any, TextIO, TypedDict
@@ -32,7 +32,7 @@ from tarocchi.i18n import N_, Msg, Translator, joined, nmsg, translator
 from tarocchi.match import DealLog, advance, bot_seed
 from tarocchi.record import now
 from tarocchi.terminal_review import num
-from tarocchi.views import Entry, View, amount, changes, step, to_json, view
+from tarocchi.views import Entry, PlayJson, View, amount, changes, step, to_json, view
 
 HUMAN = 0
 SUIT_ORDER = (TRUMPS, 0, 1, 2, 3, FOOL)
@@ -110,7 +110,7 @@ def describe_hand(rules: Rules, mask: int, tr: Translator) -> str:
     return "\n".join(lines) or "  " + tr.gettext("(no cards)")
 
 
-def describe_trick(rules: Rules, plays: list[dict[str, Any]], tr: Translator,
+def describe_trick(rules: Rules, plays: list[PlayJson], tr: Translator,
                    me: int = HUMAN) -> str:  # fmt: skip
     """Return who played what in a trick (its plays as a JSON view gives them)."""
     if not plays:
@@ -271,7 +271,7 @@ def play_terminal(
 
 
 def after_the_deal(
-    log: DealLog, inp: TextIO, narrator: Narrator, extra: dict[str, Any] | None = None
+    log: DealLog, inp: TextIO, narrator: Narrator, extra: dict[str, object] | None = None
 ) -> None:
     """Offer the AI's review of the deal and saving its record (with extra fields), until
     another answer."""
@@ -498,7 +498,7 @@ def deals_dir() -> Path:
     return Path(os.environ.get(DATA_ENV) or user_data_dir("tarocchi")) / "deals"
 
 
-def keep(entry: dict[str, Any], narrator: Narrator) -> None:
+def keep(entry: Mapping[str, object], narrator: Narrator) -> None:
     """Keep a finished deal's record or a quit deal's note for `tarocchi history`."""
     folder = deals_dir()
     stamp = str(entry["finished_at"]).replace(":", "").replace("+0000", "Z")

@@ -40,6 +40,41 @@ def public_view(state: GameState) -> View:
     return replace(view(state, 0), seat=WATCHER, hand=0, legal=(), private=0)
 
 
+class PlayJson(TypedDict):
+    """A card played to a trick, JSON-ready: its seat and its code."""
+
+    seat: int
+    card: str
+
+
+class DetailJson(TypedDict):
+    """What an action that is not a card does, JSON-ready (`detail_to_json`)."""
+
+    code: str
+    label: str
+    cards: list[str]
+    points: int | None
+
+
+class PartJson(TypedDict):
+    """One part of a running score, JSON-ready, by team ("NS", "EW")."""
+
+    label: str
+    NS: float
+    EW: float
+    note: str
+
+
+class TallyJson(TypedDict):
+    """A running score, JSON-ready (`tally_to_json`): totals by team, unit, how, parts."""
+
+    NS: float
+    EW: float
+    unit: str
+    how: str
+    parts: list[PartJson]
+
+
 class EventJson(TypedDict):
     """A public event, JSON-ready (`event_to_json`)."""
 
@@ -102,7 +137,7 @@ def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
     def cards(mask: int) -> list[str]:
         return [codes[c] for c in bits(mask)]
 
-    def plays(trick: Trick) -> list[dict[str, Any]]:
+    def plays(trick: Trick) -> list[PlayJson]:
         return [{"seat": s, "card": codes[c]} for s, c in trick]
 
     out: dict[str, Any] = {
@@ -139,7 +174,7 @@ def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
     return out
 
 
-def detail_to_json(rules: Rules, hand: int, action: int, tr: Translator) -> dict[str, Any]:
+def detail_to_json(rules: Rules, hand: int, action: int, tr: Translator) -> DetailJson:
     """Return what an action that is not a card does, for a seat holding hand: its code, a
     sentence in tr's language, the codes of the cards involved and its points (or None)."""
     d = rules.action_detail(hand, action)
@@ -151,7 +186,7 @@ def detail_to_json(rules: Rules, hand: int, action: int, tr: Translator) -> dict
     }
 
 
-def tally_to_json(t: Tally, tr: Translator) -> dict[str, Any]:
+def tally_to_json(t: Tally, tr: Translator) -> TallyJson:
     """Return a running score JSON-ready: totals, unit, how it is counted and its parts."""
     return {
         "NS": exact(t.ns),
