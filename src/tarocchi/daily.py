@@ -16,10 +16,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import GameState, Rules
@@ -82,7 +81,7 @@ def verify(
     day: date,
     seed: int,
     published: str,
-    record: dict[str, Any] | None = None,
+    record: Mapping[str, object] | None = None,
 ) -> Verified:
     """Check a revealed seed against the commitment published for the game and day, and a
     record of the deal (if given): that it is that deal, replays through the rules to its
@@ -108,7 +107,9 @@ def verify(
         replay(record)  # the hands, the dealer, every action's legality and the result
     except RecordError as e:
         raise VerifyError(e.args[0]) from None
-    actions = [(e["seat"], rules.parse_action(e["action"])) for e in record["actions"]]
+    entries = record["actions"]
+    assert isinstance(entries, list)  # replay refuses a record whose actions are not a list
+    actions = [(e["seat"], rules.parse_action(e["action"])) for e in entries]
     checked, i = 0, 0
     while i < len(actions):
         seat, action = actions[i]
