@@ -20,7 +20,7 @@ import multiprocessing
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from tarocchi.match import play_deal
 from tarocchi.record import make_record, save
@@ -72,44 +72,92 @@ class Task:
     keep_records: bool
 
 
+class Deal(TypedDict):
+    """One deal of a match in the arena's JSON and log: A's team and the totals."""
+
+    seed: int
+    a_team: Literal["NS", "EW"]
+    ns: float
+    ew: float
+    winner: str  # "NS", "EW" or "draw"
+    # Minchiate: the resti (ns, ew are its net resti) and the raw card points
+    ns_resti: NotRequired[int]
+    ew_resti: NotRequired[int]
+    ns_points: NotRequired[float]
+    ew_points: NotRequired[float]
+
+
+SPLIT: tuple[Literal["ns_resti", "ew_resti", "ns_points", "ew_points"], ...] = (
+    "ns_resti",
+    "ew_resti",
+    "ns_points",
+    "ew_points",
+)  # a result's parts that a deal keeps beside its totals
+
+
+class Figures(TypedDict):
+    """The arena's figures of a match: A's mean margin per pair with its 95% interval, and
+    the deals' wins, draws and losses for A."""
+
+    game: str
+    a: str
+    b: str
+    pairs: int
+    seed: int
+    mean_margin: float
+    ci95: list[float]
+    sd: float
+    wins: int
+    draws: int
+    losses: int
+    target_ci: NotRequired[float]
+    reached: NotRequired[bool]  # whether the interval's half-width came within target_ci
+    mean_points_margin: NotRequired[float]  # Minchiate: the same in raw card points
+    points_ci95: NotRequired[list[float]]
+
+
+class Summary(Figures):
+    """The arena's JSON (docs/architecture.md): the match's figures, then its deals."""
+
+    deals: list[Deal]
+
+
 # what a worker hands back for one seed: the two deal summaries, and the two records by file
 # name when they are kept (built where the deal is played, written where the match runs)
-Pair = tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]
+Pair = tuple[list[Deal], dict[str, dict[str, object]]]
 
 
 def play_pair(task: Task) -> Pair:
     """Play a seed twice (A as NS, then A as EW); return one summary per deal, and records."""
     out = []
     records = {}
+    a_team: Literal["NS", "EW"]
     for a_team in ("NS", "EW"):
         names = (
             [task.a, task.b, task.a, task.b] if a_team == "NS" else [task.b, task.a, task.b, task.a]
         )
         log = play_deal(task.game, task.seed, names)
         result = log.result
-        deal: dict[str, Any] = {
+        deal: Deal = {
             "seed": task.seed,
             "a_team": a_team,
             "ns": result.ns,
             "ew": result.ew,
             "winner": result.winner,
         }
-        deal.update(
-            {
-                k: v
-                for k, v in result.extra
-                if k in ("ns_resti", "ew_resti", "ns_points", "ew_points")
-            }
-        )
+        extra = dict(result.extra)
+        for key in SPLIT:
+            if key in extra:
+                deal[key] = extra[key]
         if task.keep_records:
             records[f"{task.game}-{task.seed}-A{a_team}.json"] = make_record(log)
         out.append(deal)
     return out, records
 
 
-def margin(deal: dict[str, Any], key: str = "") -> float:
-    """Return A's total minus B's in one deal summary (key "" = the final unit, or "points")."""
-    ns, ew = (deal["ns"], deal["ew"]) if not key else (deal[f"ns_{key}"], deal[f"ew_{key}"])
+def margin(deal: Deal, points: bool = False) -> float:
+    """Return A's total minus B's in one deal summary (in the final unit, or in points)."""
+    ns, ew = (deal["ns_points"], deal["ew_points"]) if points else (deal["ns"], deal["ew"])
     diff = float(ns - ew)
     return diff if deal["a_team"] == "NS" else -diff
 
@@ -130,14 +178,15 @@ def mean_sd(values: list[float]) -> tuple[float, float]:
     return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
 
 
-def pair_margins(deals: list[dict[str, Any]], key: str = "") -> list[float]:
+def pair_margins(deals: list[Deal], points: bool = False) -> list[float]:
     """Return A's mean margin over the two deals of each pair (deals in pair order)."""
     return [
-        (margin(deals[i], key) + margin(deals[i + 1], key)) / 2 for i in range(0, len(deals), 2)
+        (margin(deals[i], points) + margin(deals[i + 1], points)) / 2
+        for i in range(0, len(deals), 2)
     ]
 
 
-def is_precise_enough(deals: list[dict[str, Any]], target_ci: float) -> bool:
+def is_precise_enough(deals: list[Deal], target_ci: float) -> bool:
     """Return whether the sequential rule stops here: a look is due and the half-width fits."""
     n = len(deals) // 2
     if n < MIN_PAIRS or (n - MIN_PAIRS) % CHECK_EVERY:
@@ -154,7 +203,7 @@ def iter_pairs(
     jobs: int,
     save_dir: Path | None,
     ray: str | None = None,
-) -> Generator[list[dict[str, Any]]]:
+) -> Generator[list[Deal]]:
     """Yield the two deal summaries of each seed, in the order given, saving records if asked.
 
     The pairs are played in this process (jobs 1), a local process pool, or as Ray tasks
@@ -179,14 +228,14 @@ def iter_pairs(
             yield deals
 
 
-def read_log(path: Path, game: str, a: str, b: str) -> dict[int, list[dict[str, Any]]]:
+def read_log(path: Path, game: str, a: str, b: str) -> dict[int, list[Deal]]:
     """Return the pairs already played in an arena log, by seed (none if it does not exist).
 
     A log holds one JSON object per line: the game, both bots and the pair's two deal
     summaries. A line of another match, or one that is not such an object, is an error."""
     if not path.exists():
         return {}
-    out: dict[int, list[dict[str, Any]]] = {}
+    out: dict[int, list[Deal]] = {}
     for n, line in enumerate(path.read_text().splitlines(), start=1):
         try:
             entry = json.loads(line)
@@ -212,7 +261,7 @@ def run(
     log: Path | None = None,
     target_ci: float | None = None,
     ray: str | None = None,
-) -> dict[str, Any]:
+) -> Summary:
     """Run a duplicate match; return its summary (the arena's JSON, docs/architecture.md).
     With a log, each pair is appended to it as it ends, and seeds already there are not played
     again, so a long match can be stopped and resumed, or split among processes by seed
@@ -227,7 +276,7 @@ def run(
     done = read_log(log, game, a, b) if log is not None else {}
     todo = [s for s in seeds if s not in done]
     fresh = iter_pairs(game, a, b, todo, jobs, save_dir, ray)
-    deals: list[dict[str, Any]] = []
+    deals: list[Deal] = []
     try:
         for s in seeds:  # in seed order, so the stopping point does not depend on timing
             pair = done.get(s)
@@ -245,14 +294,14 @@ def run(
 
 
 def summarize(
-    game: str, a: str, b: str, seed: int, deals: list[dict[str, Any]], target_ci: float | None
-) -> dict[str, Any]:
+    game: str, a: str, b: str, seed: int, deals: list[Deal], target_ci: float | None
+) -> Summary:
     """Return the arena's JSON summary of the deals played, two per pair in seed order."""
     margins = pair_margins(deals)
     mean, low, high = mean_ci(margins)
     wins = sum(1 for d in deals if margin(d) > 0)
     losses = sum(1 for d in deals if margin(d) < 0)
-    summary: dict[str, Any] = {
+    figures: Figures = {
         "game": game,
         "a": a,
         "b": b,
@@ -266,11 +315,10 @@ def summarize(
         "losses": losses,
     }
     if target_ci is not None:
-        summary["target_ci"] = target_ci
-        summary["reached"] = (high - low) / 2 <= target_ci
+        figures["target_ci"] = target_ci
+        figures["reached"] = (high - low) / 2 <= target_ci
     if deals and "ns_points" in deals[0]:
-        pm, pl, ph = mean_ci(pair_margins(deals, "points"))
-        summary["mean_points_margin"] = round(pm, 3)
-        summary["points_ci95"] = [round(pl, 3), round(ph, 3)]
-    summary["deals"] = deals
-    return summary
+        pm, pl, ph = mean_ci(pair_margins(deals, points=True))
+        figures["mean_points_margin"] = round(pm, 3)
+        figures["points_ci95"] = [round(pl, 3), round(ph, 3)]
+    return {**figures, "deals": deals}

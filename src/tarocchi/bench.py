@@ -6,7 +6,6 @@ import platform
 import random
 import statistics
 import time
-from typing import Any
 
 from tarocchi.bots import LEVELS, make_bot
 from tarocchi.bots.search import warm_up
@@ -135,12 +134,12 @@ def review_seconds(game_name: str, deals: int) -> dict[str, float]:
 
 def run(
     game_name: str, seconds: float = 3.0, ai_seconds: float = 20.0, review_deals: int = 10
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Return the benchmark report of a game (docs/architecture.md)."""
     # best of three runs: this kind of machine's speed drifts by tens of percent
     rates = [playouts_per_second(game_name, seconds / 3)[0] for _ in range(3)]
     heuristic = bot_decision_ms(game_name, "heuristic", seconds)
-    report: dict[str, Any] = {
+    report: dict[str, object] = {
         "game": game_name,
         "playouts_per_s": round(max(rates)),
         "playouts_per_s_runs": [round(r) for r in rates],

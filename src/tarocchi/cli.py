@@ -9,12 +9,15 @@ import sys
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tarocchi.bots import LEVELS
 from tarocchi.games import GAMES
 from tarocchi.i18n import LANGUAGES, from_environment, translator
 from tarocchi.web.bounds import Limits
+
+if TYPE_CHECKING:  # the web app's modules load only to serve
+    from fastapi import FastAPI
 
 Option = tuple[tuple[str, ...], dict[str, Any]]
 BOUNDS = Limits()  # the defaults of serve's bounds on connections
@@ -337,7 +340,7 @@ AI_WORKERS_ENV = "TAROCCHI_AI_WORKERS"
 SUPERVISOR_ENV = "TAROCCHI_SUPERVISOR"  # the pid of `serve --workers`'s first process
 
 
-def app_from_environment() -> Any:
+def app_from_environment() -> FastAPI:
     """Return the app of one of `serve --workers`'s processes, set up by serve's environment.
     The process dies with the `serve` that started it, even by `kill -9` (then its AI
     workers die with it in turn): no orphan keeps serving the port."""

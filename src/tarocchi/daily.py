@@ -16,13 +16,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from tarocchi.games import GAMES, game
-from tarocchi.games.base import GameState, TrickGame
+from tarocchi.games.base import GameState, Rules
 from tarocchi.i18n import Msg
 from tarocchi.match import Step, advance, table_bots
 from tarocchi.record import RecordError, replay
@@ -58,7 +57,7 @@ def commitment(game_name: str, day: date, seed: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def answers(rules: TrickGame[Any], seed: int, state: GameState, index: int) -> Iterator[Step]:
+def answers(rules: Rules, seed: int, state: GameState, index: int) -> Iterator[Step]:
     """Yield the AI seats' actions from a state whose log has `index` actions until South
     must act or the deal ends, each bot made and seeded as the web server makes its own."""
     bots = table_bots(rules, [LEVEL] * 4, seed, (1, 2, 3), index)
@@ -82,7 +81,7 @@ def verify(
     day: date,
     seed: int,
     published: str,
-    record: dict[str, Any] | None = None,
+    record: Mapping[str, object] | None = None,
 ) -> Verified:
     """Check a revealed seed against the commitment published for the game and day, and a
     record of the deal (if given): that it is that deal, replays through the rules to its
@@ -108,7 +107,9 @@ def verify(
         replay(record)  # the hands, the dealer, every action's legality and the result
     except RecordError as e:
         raise VerifyError(e.args[0]) from None
-    actions = [(e["seat"], rules.parse_action(e["action"])) for e in record["actions"]]
+    entries = record["actions"]
+    assert isinstance(entries, list)  # replay refuses a record whose actions are not a list
+    actions = [(e["seat"], rules.parse_action(e["action"])) for e in entries]
     checked, i = 0, 0
     while i < len(actions):
         seat, action = actions[i]

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from tarocchi.bots import make_bot
 from tarocchi.bots.base import Bot
 from tarocchi.games import game
-from tarocchi.games.base import GameState, Result, S, TrickGame
+from tarocchi.games.base import GameState, Result, Rules, S, TrickGame
 from tarocchi.games.replay import iter_replay
 
 
@@ -31,7 +30,7 @@ class Step:
 class DealLog:
     """A deal as it was played: the initial state, every action in order, who played."""
 
-    rules: TrickGame[Any]
+    rules: Rules
     seed: int
     initial: GameState
     players: tuple[str, str, str, str]  # "human" or a bot name (with its level) per seat
@@ -40,7 +39,9 @@ class DealLog:
 
     @property
     def result(self) -> Result:
-        """Return the result of the finished deal."""
+        """Return the result of the finished deal (ValueError before any action)."""
+        if self.final is None:
+            raise ValueError("no action has been played: the deal is not over")
         return self.rules.result(self.final)
 
 
@@ -57,7 +58,7 @@ def turn_seed(deal_seed: int, seat: int, index: int) -> int:
 
 
 def table_bots(
-    rules: TrickGame[Any], names: Sequence[str], deal_seed: int, seats: Iterable[int], index: int
+    rules: Rules, names: Sequence[str], deal_seed: int, seats: Iterable[int], index: int
 ) -> dict[int, Bot]:
     """Return the bots (names, by seat) of some seats, made when the log has `index` actions
     to play on until another seat must act (seeded by `turn_seed`)."""
@@ -97,7 +98,7 @@ def play_deal(
 
 
 def replayed(
-    rules: TrickGame[Any],
+    rules: Rules,
     seed: int,
     players: tuple[str, str, str, str],
     log: Iterable[tuple[int, str]],

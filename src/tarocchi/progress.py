@@ -10,7 +10,7 @@ has no standard deviation; the sums are plain aggregates on both backends).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,9 +79,12 @@ def line(s: Sums) -> Line:
                 total / n if n else None, n)  # fmt: skip
 
 
-def outcome(record: dict[str, Any]) -> tuple[float, str]:
-    """Return South's team's margin in a finished deal's record and its result."""
+def outcome(record: Mapping[str, object]) -> tuple[float, str]:
+    """Return South's team's margin in a finished deal's record and its result (ValueError
+    for a record without one)."""
     result = record["result"]
+    if not isinstance(result, dict):
+        raise ValueError("the record has no result")
     margin = float(result["ns"]) - float(result["ew"])
     verdict = {"NS": "win", "EW": "loss"}.get(result["winner"], "draw")
     return margin, verdict

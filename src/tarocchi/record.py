@@ -10,14 +10,14 @@ result; the first bad thing it finds is reported by a RecordError that names it.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict, TypeVar
 
 from tarocchi.cards import bits
 from tarocchi.games import GAMES, game
-from tarocchi.games.base import GameState, TrickGame
+from tarocchi.games.base import GameState, Rules
 from tarocchi.games.replay import ReplayError, iter_replay
 from tarocchi.i18n import Msg
 from tarocchi.match import DealLog
@@ -26,6 +26,16 @@ from tarocchi.views import event_to_json, result_to_json
 FORMAT = "tarocchi-record"
 VERSION = 1
 RULES_VERSION = 1
+T = TypeVar("T")  # the kind of a record's field
+
+
+class ActionJson(TypedDict):
+    """One action of a record: its seat and its text code (`stand_in`: the AI made it for an
+    absent human at a friends' table, see `at_table`)."""
+
+    seat: int
+    action: str
+    stand_in: NotRequired[bool]
 
 
 class RecordError(ValueError):
@@ -92,7 +102,7 @@ def save(record: dict[str, Any], path: Path) -> None:
     path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
-def load(path: Path) -> dict[str, Any]:
+def load(path: Path) -> dict[str, object]:
     """Read a record file (RecordError if it is not JSON)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -103,22 +113,22 @@ def load(path: Path) -> dict[str, Any]:
     return data
 
 
-def _field(record: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+def _field(record: Mapping[str, object], key: str, kind: type[T]) -> T:
     value = record.get(key)
     if not isinstance(value, kind) or isinstance(value, bool):
         raise RecordError(Msg("the record's '%(key)s' is missing or malformed", key=key))
     return value
 
 
-def replay(record: dict[str, Any]) -> tuple[TrickGame[Any], GameState]:
+def replay(record: Mapping[str, object]) -> tuple[Rules, GameState]:
     """Re-play a record through the rules; return (rules, final state) or raise RecordError."""
     rules, states, _ = replay_states(record)
     return rules, states[-1]
 
 
 def replay_states(
-    record: dict[str, Any],
-) -> tuple[TrickGame[Any], tuple[GameState, ...], tuple[int, ...]]:
+    record: Mapping[str, object],
+) -> tuple[Rules, tuple[GameState, ...], tuple[int, ...]]:
     """Re-play a record through the rules; return the rules, the states (before each action,
     then the end) and the actions, or raise RecordError naming the first thing that is wrong."""
     rules, state = _dealt(record)
@@ -148,7 +158,7 @@ def replay_states(
     return rules, tuple(states), tuple(actions)
 
 
-def _dealt(record: dict[str, Any]) -> tuple[TrickGame[Any], GameState]:
+def _dealt(record: Mapping[str, object]) -> tuple[Rules, GameState]:
     """Return a record's rules and its deal, checked against what the record says was dealt."""
     if record.get("format") != FORMAT:
         raise RecordError(Msg("not a tarocchi record (format must be '%(format)s')", format=FORMAT))
@@ -179,7 +189,7 @@ def _dealt(record: dict[str, Any]) -> tuple[TrickGame[Any], GameState]:
     return rules, state
 
 
-def _entry(n: int, entry: Any) -> tuple[int, str]:
+def _entry(n: int, entry: object) -> tuple[int, str]:
     """Return the record's n-th action as (seat, code), or raise RecordError if malformed."""
     if not isinstance(entry, dict):
         raise RecordError(Msg("action %(n)d is malformed: %(entry)s", n=n, entry=repr(entry)))

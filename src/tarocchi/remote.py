@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from tarocchi.games import GAMES, game
-from tarocchi.games.base import TrickGame
+from tarocchi.games.base import Rules
 from tarocchi.i18n import Msg, Translator, translator
 from tarocchi.terminal import (
     QUIT,
@@ -46,7 +46,7 @@ from tarocchi.terminal import (
 )
 
 if TYPE_CHECKING:
-    from websockets.asyncio.client import ClientConnection
+    from websockets.asyncio.client import ClientConnection, connect
 
 PAR_WAIT_S = 10.0  # seconds to wait for the par (the AI's deal in South's seat, on the site)
 PING_S = 10.0  # the site closes a connection silent for 30 s (as the page, ping every 10 s)
@@ -136,11 +136,11 @@ def invitation(url: str) -> Invitation:
     return Invitation(base, name, table, int(seat), parts.fragment)
 
 
-def websockets_client() -> tuple[Any, type[Exception]]:
-    """Return the websockets package's asyncio client and the exception of a closed
+def websockets_client() -> tuple[type[connect], type[Exception]]:
+    """Return the websockets package's asyncio connect and the exception of a closed
     connection (ImportError, a Msg, without the package)."""
     try:
-        from websockets.asyncio import client
+        from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
     except ImportError:
         needs = Msg(
@@ -149,7 +149,7 @@ def websockets_client() -> tuple[Any, type[Exception]]:
             extra="client",
         )
         raise ImportError(needs) from None
-    return client, ConnectionClosed
+    return connect, ConnectionClosed
 
 
 # -- tarocchi join ----------------------------------------------------------------------
@@ -161,7 +161,7 @@ def join(url: str, inp: TextIO, out: TextIO, lang: str) -> int:
     tr = translator(lang)
     try:
         asked = invitation(url)
-        client, closed = websockets_client()
+        dial, closed = websockets_client()
     except (ValueError, ImportError) as e:
         print(f"tarocchi join: {tr.text(e.args[0])}", file=out)
         return 2
@@ -178,7 +178,7 @@ def join(url: str, inp: TextIO, out: TextIO, lang: str) -> int:
                % {"game": rules.title, "seat": tr.seat(asked.seat),
                   "partner": tr.seat((asked.seat + 2) % 4)})  # fmt: skip
     teller.say(_("Type 'help' for commands.") + "\n")
-    table = LiveTable(site, asked.table, token, teller, client, closed)
+    table = LiveTable(site, asked.table, token, teller, dial, closed)
     return asyncio.run(table.play(inp))
 
 
@@ -206,14 +206,14 @@ class LiveTable:
     """A seat's live connection, followed to the end of the deal: what it was told last
     (its version and JSON view), the turn last shown, and the player's lines."""
 
-    def __init__(self, site: Site, game_id: str, token: str, teller: Teller, client: Any,
+    def __init__(self, site: Site, game_id: str, token: str, teller: Teller, dial: type[connect],
                  closed: type[Exception]) -> None:  # fmt: skip
         self.site = site
         self.url = site.socket_url(f"/api/games/{game_id}/live")
         self.token = token
         self.teller = teller
-        self.rules: TrickGame[Any] = teller.rules
-        self.client = client
+        self.rules: Rules = teller.rules
+        self.dial = dial
         self.closed = closed
         self.version: int | None = None
         self.data: dict[str, Any] | None = None
@@ -227,7 +227,7 @@ class LiveTable:
         lines = read_lines(inp, self.teller)
         while True:
             try:
-                async with self.client.connect(self.url, open_timeout=10) as ws:
+                async with self.dial(self.url, open_timeout=10) as ws:
                     status = await self.follow(ws, lines)
                     if status is not None:
                         return status

@@ -26,10 +26,10 @@ of each decision, and the AI of a level in the seat on the same cards (`ai_line`
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
-from typing import Any
+from typing import Any, TypedDict
 
 from tarocchi.bots import LEVELS, make_bot
 from tarocchi.bots.base import Bot
@@ -38,11 +38,11 @@ from tarocchi.bots.oracle import OracleBot
 from tarocchi.bots.parts import PARTS, Thresholds
 from tarocchi.bots.search import SearchBot, warm_up
 from tarocchi.bots.valuation import LEVEL, fair_search, valuate, view_seed
-from tarocchi.cards import team_of
-from tarocchi.games.base import GameState, TrickGame, mover
+from tarocchi.cards import Card, team_of
+from tarocchi.games.base import GameState, Rules, mover
 from tarocchi.i18n import N_, Msg, Translator, translator
 from tarocchi.match import advance, table_bots, turn_seed
-from tarocchi.record import RecordError, replay_states
+from tarocchi.record import ActionJson, RecordError, replay_states
 from tarocchi.review_explain import (
     Lesson,
     Position,
@@ -220,7 +220,7 @@ class Plan:
     """A deal record replayed for a review: its states and the seat's decisions to value.
     The review can then be made one decision at a time (the web server stores each one)."""
 
-    rules: TrickGame[Any]
+    rules: Rules
     seed: int
     seat: int
     level: str
@@ -243,7 +243,11 @@ class Plan:
 
 
 def plan(
-    record: dict[str, Any], seat: int = 0, level: str = SEARCH, salt: int = 0, factor: float = 1.0
+    record: Mapping[str, object],
+    seat: int = 0,
+    level: str = SEARCH,
+    salt: int = 0,
+    factor: float = 1.0,
 ) -> Plan:
     """Replay a record for a review of a seat, the AI of `level` to replay the seat (salt and
     factor: the valuation's, 0 and 1 for the Hint's own seeds and playouts).
@@ -257,7 +261,8 @@ def plan(
         raise ValueError(f"the {level} bot sees every card: it cannot take a seat")
     names = players(record, rules, level)
     warm_up(rules)
-    seed: int = record["seed"]
+    seed = record["seed"]
+    assert isinstance(seed, int)  # replay_states refuses a record without one
     mine = tuple(i for i, s in enumerate(states[:-1]) if s.to_move == seat)
     return Plan(rules, seed, seat, level, tuple(names), actions, states, mine, salt, factor)
 
@@ -333,7 +338,7 @@ def gaps(points: Sequence[Point]) -> list[tuple[int, float, int, float]]:
 
 
 def review(
-    record: dict[str, Any],
+    record: Mapping[str, object],
     seat: int = 0,
     level: str = SEARCH,
     progress: Progress | None = None,
@@ -355,7 +360,7 @@ def review(
 
 
 def decide(
-    rules: TrickGame[Any], state: GameState, made: str, salt: int = 0, factor: float = 1.0
+    rules: Rules, state: GameState, made: str, salt: int = 0, factor: float = 1.0
 ) -> Decision:
     """Value the decision pending in state for the seat to move, the made choice among its
     legal ones (index 0: the caller places it in the deal), as the Hint values it
@@ -401,7 +406,7 @@ def graph(
 
 
 def key_moments(
-    rules: TrickGame[Any],
+    rules: Rules,
     decisions: Sequence[Decision],
     states: Sequence[GameState],
     actions: Sequence[int],
@@ -428,7 +433,7 @@ def key_moments(
     return tuple(out)
 
 
-def action_name(rules: TrickGame[Any], action: int) -> Any:
+def action_name(rules: Rules, action: int) -> Card | str:
     """Return what names an action to a reader: its card, or its code for other actions."""
     pack = rules.pack
     return pack.cards[action] if action < pack.size else rules.action_code(action)
@@ -442,23 +447,25 @@ def unhurried(bot: Bot) -> Bot:
     return bot
 
 
-def table_level(record: dict[str, Any], seat: int = 0) -> str:
+def table_level(record: Mapping[str, object], seat: int = 0) -> str:
     """Return the level the AI replaying a seat plays at by default: the level of the
     record's other players when they all play one level (a web deal's table), else SEARCH's."""
     entries = record.get("players")
-    names = {str(e.get("name")) for e in entries or () if isinstance(e, dict)
-             and e.get("seat") != seat}  # fmt: skip
+    names = {str(e.get("name")) for e in entries if isinstance(e, dict)
+             and e.get("seat") != seat} if isinstance(entries, list) else set()  # fmt: skip
     if len(names) == 1 and (name := names.pop()) in LEVELS:
         return name
     return SEARCH
 
 
-def players(record: dict[str, Any], rules: TrickGame[Any], level: str) -> list[str]:
+def players(record: Mapping[str, object], rules: Rules, level: str) -> list[str]:
     """Return the bot of each seat in a record (a human's seat: the level's), each known
     (RecordError for a malformed or unknown one)."""
     entries = record.get("players")
     if entries is None:
         return [level] * 4
+    if not isinstance(entries, list):
+        raise RecordError("the record's 'players' are malformed: not a list")
     try:
         names = {e["seat"]: e["name"] for e in entries}
         out = [level if names[s] == "human" else str(names[s]) for s in range(4)]
@@ -556,7 +563,16 @@ def to_json(r: Review, tr: Translator | None = None) -> dict[str, Any]:
     }
 
 
-def ai_to_json(ai: AiLine) -> dict[str, Any]:
+class AiJson(TypedDict):
+    """The AI's line, JSON-ready (`ai_to_json`)."""
+
+    level: str
+    margin: float
+    diverged: int | None
+    actions: list[ActionJson]
+
+
+def ai_to_json(ai: AiLine) -> AiJson:
     """Return the AI's line in a JSON-ready form."""
     return {
         "level": ai.level,
@@ -566,7 +582,7 @@ def ai_to_json(ai: AiLine) -> dict[str, Any]:
     }
 
 
-def ai_from_json(data: dict[str, Any]) -> AiLine:
+def ai_from_json(data: AiJson) -> AiLine:
     """Return the AI's line a JSON form holds."""
     return AiLine(
         data["level"],

@@ -27,9 +27,9 @@ from tarocchi.bots.hints import reason
 from tarocchi.bots.inference import partner
 from tarocchi.bots.likelihood import Chains, Replay
 from tarocchi.bots.parts import belief, search_parts
-from tarocchi.bots.search import SearchBot
+from tarocchi.bots.search import Draw, SearchBot
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS, team_of
-from tarocchi.games.base import GameState, TrickGame, mover
+from tarocchi.games.base import GameState, Rules, mover
 from tarocchi.i18n import N_, SEATS, Msg, Translator, joined, nmsg
 from tarocchi.views import View, view
 
@@ -87,7 +87,7 @@ class Position:
 
 
 def positions(
-    rules: TrickGame[Any], states: Sequence[GameState], seat: int, indices: Sequence[int]
+    rules: Rules, states: Sequence[GameState], seat: int, indices: Sequence[int]
 ) -> tuple[Position, ...]:
     """Return the seat's view of each decision at the given places of a record."""
     codes = rules.pack.codes
@@ -104,9 +104,7 @@ def positions(
 # -- swings ------------------------------------------------------------------------------------
 
 
-def position_value(
-    rules: TrickGame[Any], state: GameState, seat: int, bot: SearchBot
-) -> float | None:
+def position_value(rules: Rules, state: GameState, seat: int, bot: SearchBot) -> float | None:
     """Return the seat's team's estimated final margin at a position, from the seat's view
     there, as the bot's search counts margins (None: a phase the search does not play)."""
     k = bot.kernel
@@ -128,7 +126,7 @@ def position_value(
     bot.cfg = replace(cfg, max_samples=max(cfg.min_samples, cfg.max_samples // share))
     known = belief(v)
     players = k.heuristic_players(v)
-    draw: Any = lambda: known.sample(bot.rng)  # noqa: E731
+    draw: Draw = lambda: known.sample(bot.rng)  # noqa: E731
     if bot.cfg.infer and (v.tricks or v.trick):
         # weighed by the plays so far, as the search of the decisions around it weighs them
         replay = Replay(v, players)
@@ -143,7 +141,7 @@ def position_value(
 
 
 def split(
-    rules: TrickGame[Any],
+    rules: Rules,
     states: Sequence[GameState],
     actions: Sequence[int],
     seat: int,
@@ -174,7 +172,7 @@ def split(
 
 
 def swings(
-    rules: TrickGame[Any],
+    rules: Rules,
     states: Sequence[GameState],
     actions: Sequence[int],
     seat: int,
@@ -204,7 +202,7 @@ def trick_of(state: GameState) -> int:
 
 
 def cause_label(
-    rules: TrickGame[Any], states: Sequence[GameState], actions: Sequence[int], seat: int, m: int
+    rules: Rules, states: Sequence[GameState], actions: Sequence[int], seat: int, m: int
 ) -> Msg:
     """Return what the action at place m did, as the seat saw it: a trick taken (naming the
     cards that count in it; not the Matto, which its owner keeps), a void shown, or the card
@@ -253,7 +251,7 @@ def showed_void(v: View, seat: int, suit: int) -> bool:
 
 
 def lesson(
-    rules: TrickGame[Any],
+    rules: Rules,
     states: Sequence[GameState],
     actions: Sequence[int],
     index: int,
@@ -271,9 +269,7 @@ def lesson(
     return _instead(rules, state, seat, action)
 
 
-def _made(
-    rules: TrickGame[Any], states: Sequence[GameState], index: int, seat: int, action: int
-) -> Msg:
+def _made(rules: Rules, states: Sequence[GameState], index: int, seat: int, action: int) -> Msg:
     """Return what came of the card the seat played: who took its trick, with what."""
     pack = rules.pack
     v = view(states[index], seat)
@@ -301,7 +297,7 @@ def _made(
                 n)  # fmt: skip
 
 
-def _instead(rules: TrickGame[Any], state: GameState, seat: int, action: int) -> Msg:
+def _instead(rules: Rules, state: GameState, seat: int, action: int) -> Msg:
     """Return what another card would have done in the trick, the later seats' cards known:
     whether a card still out beats it, and the points it puts in."""
     pack = rules.pack

@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from typing import Any
 
 from tarocchi.match import play_deal
 from tarocchi.record import make_record
@@ -27,7 +26,7 @@ FINE = frozenset({"best", "good"})
 BAD = frozenset({"mistake", "blunder"})
 
 
-def stability(game_name: str, deals: int, salt: int = 1, factor: float = 1.0) -> dict[str, Any]:
+def stability(game_name: str, deals: int, salt: int = 1, factor: float = 1.0) -> dict[str, object]:
     """Return the share of South's decisions (with a real choice) in `deals` seeded deals
     whose mark is the same when valued with the Hint's seeds and with `salt`'s, the share
     that moves between {best, good} and {mistake, blunder}, each review's marks counted,

@@ -18,21 +18,21 @@ import os
 import random
 import secrets
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import date
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypedDict
 
 from tarocchi import daily, progress
 from tarocchi.bots import make_bot
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TEAMS, TRUMPS, bits, team_of
 from tarocchi.games import game
-from tarocchi.games.base import IllegalAction, TrickGame
+from tarocchi.games.base import GameState, IllegalAction, Rules
 from tarocchi.i18n import N_, Msg, Translator, joined, nmsg, translator
 from tarocchi.match import DealLog, advance, bot_seed
 from tarocchi.record import now
 from tarocchi.terminal_review import num
-from tarocchi.views import View, amount, changes, step, to_json, view
+from tarocchi.views import Entry, PlayJson, View, amount, changes, step, to_json, view
 
 HUMAN = 0
 SUIT_ORDER = (TRUMPS, 0, 1, 2, 3, FOOL)
@@ -63,7 +63,7 @@ def seat_label(seat: int, tr: Translator, me: int = HUMAN) -> str:
     return tr.gettext(role) % {"seat": tr.seat(seat)}
 
 
-def help_text(rules: TrickGame[Any], tr: Translator) -> str:
+def help_text(rules: Rules, tr: Translator) -> str:
     """Return the commands, with example codes that are cards of this game (a Cups King, the
     highest trump, the Matto) and the game's actions that are not cards."""
     pack = rules.pack
@@ -74,7 +74,7 @@ def help_text(rules: TrickGame[Any], tr: Translator) -> str:
     return tr.gettext(HELP) % {"examples": ", ".join(examples), "actions": actions}
 
 
-def card_label(rules: TrickGame[Any], card: int, tr: Translator) -> str:
+def card_label(rules: Rules, card: int, tr: Translator) -> str:
     """Return a card's code with its name in tr's language: "CU-K (King of Cups)"."""
     return f"{rules.pack.codes[card]} ({tr.card(rules.pack.cards[card])})"
 
@@ -87,17 +87,17 @@ def wrap(text: str, first: str, rest: str) -> str:
                          break_on_hyphens=False).replace(NBSP, " ")  # fmt: skip
 
 
-def card_names(rules: TrickGame[Any], cards: Iterable[int], tr: Translator) -> str:
+def card_names(rules: Rules, cards: Iterable[int], tr: Translator) -> str:
     """Return cards by name in tr's language, joined as the language joins."""
     return tr.text(joined([rules.pack.cards[c] for c in cards])) or "-"
 
 
-def sorted_cards(rules: TrickGame[Any], mask: int) -> list[int]:
+def sorted_cards(rules: Rules, mask: int) -> list[int]:
     """Return the cards of a mask in display order (trumps, suits, strongest first)."""
     return sorted(bits(mask), key=rules.pack.sort_key)
 
 
-def describe_hand(rules: TrickGame[Any], mask: int, tr: Translator) -> str:
+def describe_hand(rules: Rules, mask: int, tr: Translator) -> str:
     """Return a hand as one line per suit, strongest first."""
     pack = rules.pack
     lines = []
@@ -110,7 +110,7 @@ def describe_hand(rules: TrickGame[Any], mask: int, tr: Translator) -> str:
     return "\n".join(lines) or "  " + tr.gettext("(no cards)")
 
 
-def describe_trick(rules: TrickGame[Any], plays: list[dict[str, Any]], tr: Translator,
+def describe_trick(rules: Rules, plays: list[PlayJson], tr: Translator,
                    me: int = HUMAN) -> str:  # fmt: skip
     """Return who played what in a trick (its plays as a JSON view gives them)."""
     if not plays:
@@ -119,12 +119,12 @@ def describe_trick(rules: TrickGame[Any], plays: list[dict[str, Any]], tr: Trans
     return "\n".join(f"  {who:20} {card_label(rules, card, tr)}" for who, card in rows)
 
 
-def mask_of(rules: TrickGame[Any], codes: Iterable[str]) -> int:
+def mask_of(rules: Rules, codes: Iterable[str]) -> int:
     """Return the mask of cards given by their codes."""
     return sum(1 << rules.card_id(c) for c in codes)
 
 
-def describe_result(rules: TrickGame[Any], result: dict[str, Any], tr: Translator,
+def describe_result(rules: Rules, result: dict[str, Any], tr: Translator,
                     me: int = HUMAN) -> str:  # fmt: skip
     """Return the end-of-deal summary from a JSON view's result, as the player of seat me
     reads it: each team's cards and points, the breakdown, the winner."""
@@ -156,21 +156,23 @@ class Teller:
     """Tells the player of a seat (me) what they see, in tr's language: the deal's entries
     as they come (`views.changes`), and lines."""
 
-    def __init__(self, rules: TrickGame[Any], out: TextIO, tr: Translator, me: int = HUMAN
+    def __init__(self, rules: Rules, out: TextIO, tr: Translator, me: int = HUMAN
                  ) -> None:  # fmt: skip
         self.rules = rules
         self.out = out
         self.tr = tr
         self.me = me
 
-    def told(self, entries: list[dict[str, Any]]) -> None:
+    def told(self, entries: list[Entry]) -> None:
         """Print history entries: events, cards laid aside, plays and trick winners."""
         tr = self.tr
         for item in entries:
             if item["type"] in ("event", "aside"):
                 seat = item["seat"]
-                named = seat is None or item["text"].startswith(tr.seat(seat))
-                who = "" if named else f"{seat_label(seat, tr, self.me)}: "
+                if seat is None or item["text"].startswith(tr.seat(seat)):
+                    who = ""  # a public event of no seat, or a sentence that names it
+                else:
+                    who = f"{seat_label(seat, tr, self.me)}: "
                 self.say(f"* {who}{item['text']}")
             elif item["type"] == "play":
                 card = card_label(self.rules, self.rules.card_id(item["card"]), tr)
@@ -190,7 +192,7 @@ class Teller:
 class Narrator(Teller):
     """Follows a local deal and tells the human (South) what each action let them see."""
 
-    def __init__(self, rules: TrickGame[Any], out: TextIO, tr: Translator, state: Any) -> None:
+    def __init__(self, rules: Rules, out: TextIO, tr: Translator, state: GameState) -> None:
         super().__init__(rules, out, tr)
         self.state = state
         self.last = view(state, HUMAN)
@@ -269,7 +271,7 @@ def play_terminal(
 
 
 def after_the_deal(
-    log: DealLog, inp: TextIO, narrator: Narrator, extra: dict[str, Any] | None = None
+    log: DealLog, inp: TextIO, narrator: Narrator, extra: dict[str, object] | None = None
 ) -> None:
     """Offer the AI's review of the deal and saving its record (with extra fields), until
     another answer."""
@@ -321,7 +323,7 @@ def read_line(inp: TextIO, narrator: Teller) -> str | None:
 QUIT = -1  # the action of a line that leaves the deal
 
 
-def ask(rules: TrickGame[Any], state: Any, v: View, inp: TextIO, narrator: Narrator) -> int | None:
+def ask(rules: Rules, state: GameState, v: View, inp: TextIO, narrator: Narrator) -> int | None:
     """Prompt until the human gives a legal action; return it, or None on quit or end of
     input. A refused action is explained and changes nothing."""
     tr = narrator.tr
@@ -343,7 +345,7 @@ def ask(rules: TrickGame[Any], state: Any, v: View, inp: TextIO, narrator: Narra
             narrator.say(tr.gettext("Not allowed: %(reason)s.") % {"reason": tr.text(e.args[0])})
 
 
-def show_turn(rules: TrickGame[Any], data: dict[str, Any], teller: Teller) -> None:
+def show_turn(rules: Rules, data: dict[str, Any], teller: Teller) -> None:
     """Print what a seat sees at its turn (its JSON view): its hand, the trick and its
     choices, numbered, each choice that is not a card with what it does."""
     tr, me = teller.tr, teller.me
@@ -364,7 +366,7 @@ def show_turn(rules: TrickGame[Any], data: dict[str, Any], teller: Teller) -> No
             teller.say(f"  {i}) {code} -- {details[code]}")
 
 
-def command(rules: TrickGame[Any], data: dict[str, Any], text: str, teller: Teller,
+def command(rules: Rules, data: dict[str, Any], text: str, teller: Teller,
             hint: Callable[[], str] | None) -> int | None:  # fmt: skip
     """Answer a line typed by a seat whose JSON view is data: return the action it names
     (QUIT to leave), or None once answered (a command that shows something, a choice that
@@ -402,7 +404,7 @@ def command(rules: TrickGame[Any], data: dict[str, Any], text: str, teller: Tell
     return None
 
 
-def parse_choice(rules: TrickGame[Any], legal: list[str], text: str, tr: Translator) -> int | str:
+def parse_choice(rules: Rules, legal: list[str], text: str, tr: Translator) -> int | str:
     """Return the action meant by text (a code or the number of a legal choice), or the
     reason it is refused."""
     _ = tr.gettext
@@ -496,7 +498,7 @@ def deals_dir() -> Path:
     return Path(os.environ.get(DATA_ENV) or user_data_dir("tarocchi")) / "deals"
 
 
-def keep(entry: dict[str, Any], narrator: Narrator) -> None:
+def keep(entry: Mapping[str, object], narrator: Narrator) -> None:
     """Keep a finished deal's record or a quit deal's note for `tarocchi history`."""
     folder = deals_dir()
     stamp = str(entry["finished_at"]).replace(":", "").replace("+0000", "Z")
@@ -509,10 +511,20 @@ def keep(entry: dict[str, Any], narrator: Narrator) -> None:
                      % {"reason": e.strerror})  # fmt: skip
 
 
-def kept(game_name: str | None, level: str | None) -> list[dict[str, Any]]:
+class KeptDeal(TypedDict):
+    """A kept deal as `tarocchi history` lists it."""
+
+    game: str
+    level: str
+    when: str  # when it ended, ISO 8601
+    result: str  # "win", "draw", "loss" or "left"
+    margin: float | None  # None: left
+
+
+def kept(game_name: str | None, level: str | None) -> list[KeptDeal]:
     """Return the kept deals of a game and a level (None: any), newest first, each with its
     game, level, end, result and margin (None: quit); unreadable files are skipped."""
-    out = []
+    out: list[KeptDeal] = []
     folder = deals_dir()
     for path in folder.glob("*.json") if folder.is_dir() else ():
         try:
@@ -521,8 +533,9 @@ def kept(game_name: str | None, level: str | None) -> list[dict[str, Any]]:
                 margin, result, lv = None, "left", str(entry["level"])
             else:
                 (margin, result), lv = progress.outcome(entry), str(entry["players"][1]["name"])
-            deal = {"game": str(entry["game"]), "level": lv, "when": str(entry["finished_at"]),
-                    "result": result, "margin": margin}  # fmt: skip
+            when = str(entry["finished_at"])
+            deal: KeptDeal = {"game": str(entry["game"]), "level": lv, "when": when,
+                              "result": result, "margin": margin}  # fmt: skip
         except (OSError, ValueError, KeyError, IndexError, TypeError):
             continue  # not a deal this folder keeps
         if game_name in (None, deal["game"]) and level in (None, deal["level"]):
@@ -530,7 +543,7 @@ def kept(game_name: str | None, level: str | None) -> list[dict[str, Any]]:
     return sorted(out, key=lambda d: d["when"], reverse=True)
 
 
-def describe_history(deals: list[dict[str, Any]], tr: Translator) -> str:
+def describe_history(deals: list[KeptDeal], tr: Translator) -> str:
     """Return the kept deals as text, newest first, and the statistics per game and level."""
     _ = tr.gettext
     if not deals:

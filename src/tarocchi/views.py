@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 from tarocchi.cards import SEATS, TEAMS, Pack, bits
 from tarocchi.games import game
-from tarocchi.games.base import Event, GameState, Result, Tally, TrickGame, exact
+from tarocchi.games.base import Event, GameState, Result, Rules, Tally, exact
 from tarocchi.games.base import Trick as Trick  # the View and its parts, built by the rules
 from tarocchi.games.base import View as View
 from tarocchi.games.minchiate_ledger import plural_resti
@@ -40,6 +40,94 @@ def public_view(state: GameState) -> View:
     return replace(view(state, 0), seat=WATCHER, hand=0, legal=(), private=0)
 
 
+class PlayJson(TypedDict):
+    """A card played to a trick, JSON-ready: its seat and its code."""
+
+    seat: int
+    card: str
+
+
+class DetailJson(TypedDict):
+    """What an action that is not a card does, JSON-ready (`detail_to_json`)."""
+
+    code: str
+    label: str
+    cards: list[str]
+    points: int | None
+
+
+class PartJson(TypedDict):
+    """One part of a running score, JSON-ready, by team ("NS", "EW")."""
+
+    label: str
+    NS: float
+    EW: float
+    note: str
+
+
+class TallyJson(TypedDict):
+    """A running score, JSON-ready (`tally_to_json`): totals by team, unit, how, parts."""
+
+    NS: float
+    EW: float
+    unit: str
+    how: str
+    parts: list[PartJson]
+
+
+class EventJson(TypedDict):
+    """A public event, JSON-ready (`event_to_json`)."""
+
+    kind: str
+    seat: int | None
+    cards: list[str]  # card codes
+    value: int
+    text: str  # in the reader's language
+
+
+# One thing a seat saw happen, JSON-ready (`changes`, `witness`, `history`), by its "type":
+# a card played, a trick won, a public event or a card laid aside, each with its sentence.
+
+
+class PlayEntry(TypedDict):
+    """A card played to trick number `trick` (from 1)."""
+
+    type: Literal["play"]
+    seat: int
+    card: str
+    trick: int
+    text: str
+
+
+class TrickEntry(TypedDict):
+    """A trick won: what it adds to the winner's team, and to each team by "NS" and "EW"."""
+
+    type: Literal["trick"]
+    trick: int
+    winner: int
+    points: float
+    scores: dict[str, float]
+    text: str
+
+
+class EventEntry(EventJson):
+    """A public event."""
+
+    type: Literal["event"]
+
+
+class AsideEntry(TypedDict):
+    """A card laid aside face down: which, to its own seat only."""
+
+    type: Literal["aside"]
+    seat: int
+    card: NotRequired[str]
+    text: str
+
+
+Entry = PlayEntry | TrickEntry | EventEntry | AsideEntry
+
+
 def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
     """Return a JSON-ready form of a view, with cards and actions as text codes and the
     texts (events, the result's lines) in tr's language."""
@@ -49,7 +137,7 @@ def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
     def cards(mask: int) -> list[str]:
         return [codes[c] for c in bits(mask)]
 
-    def plays(trick: Trick) -> list[dict[str, Any]]:
+    def plays(trick: Trick) -> list[PlayJson]:
         return [{"seat": s, "card": codes[c]} for s, c in trick]
 
     out: dict[str, Any] = {
@@ -86,7 +174,7 @@ def to_json(v: View, tr: Translator = ENGLISH) -> dict[str, Any]:
     return out
 
 
-def detail_to_json(rules: TrickGame[Any], hand: int, action: int, tr: Translator) -> dict[str, Any]:
+def detail_to_json(rules: Rules, hand: int, action: int, tr: Translator) -> DetailJson:
     """Return what an action that is not a card does, for a seat holding hand: its code, a
     sentence in tr's language, the codes of the cards involved and its points (or None)."""
     d = rules.action_detail(hand, action)
@@ -98,7 +186,7 @@ def detail_to_json(rules: TrickGame[Any], hand: int, action: int, tr: Translator
     }
 
 
-def tally_to_json(t: Tally, tr: Translator) -> dict[str, Any]:
+def tally_to_json(t: Tally, tr: Translator) -> TallyJson:
     """Return a running score JSON-ready: totals, unit, how it is counted and its parts."""
     return {
         "NS": exact(t.ns),
@@ -117,7 +205,7 @@ def tally_to_json(t: Tally, tr: Translator) -> dict[str, Any]:
     }
 
 
-def event_to_json(pack: Pack, e: Event, tr: Translator = ENGLISH) -> dict[str, Any]:
+def event_to_json(pack: Pack, e: Event, tr: Translator = ENGLISH) -> EventJson:
     """Return a JSON-ready form of a public event, its text in tr's language."""
     return {
         "kind": e.kind,
@@ -128,7 +216,7 @@ def event_to_json(pack: Pack, e: Event, tr: Translator = ENGLISH) -> dict[str, A
     }
 
 
-def changes(before: View | None, after: View, tr: Translator = ENGLISH) -> list[dict[str, Any]]:
+def changes(before: View | None, after: View, tr: Translator = ENGLISH) -> list[Entry]:
     """Return what became visible to a seat between two of its views, in order, JSON-ready:
     a card play and the trick it finished, then the public events it led to (a score, the
     next player's pass); finished tricks with their winner and what they add
@@ -136,7 +224,7 @@ def changes(before: View | None, after: View, tr: Translator = ENGLISH) -> list[
     with its text in tr's language."""
     rules = after.rules
     pack = rules.pack
-    out: list[dict[str, Any]] = []
+    out: list[Entry] = []
     old_plays = sum(len(t) for t in before.tricks) + len(before.trick) if before else 0
     plays = [p for t in after.tricks for p in t] + list(after.trick)
     for i in range(old_plays, len(plays)):
@@ -155,9 +243,7 @@ def changes(before: View | None, after: View, tr: Translator = ENGLISH) -> list[
 PLAYS = N_("%(seat)s plays %(card)s.")
 
 
-def trick_entry(
-    rules: TrickGame[Any], index: int, trick: Trick, winner: int, tr: Translator
-) -> dict[str, Any]:
+def trick_entry(rules: Rules, index: int, trick: Trick, winner: int, tr: Translator) -> Entry:
     """Return the history entry of a finished trick: its winner and what it adds to each
     team's running score, with a sentence saying so."""
     ns, ew = rules.trick_points(trick, winner)
@@ -189,8 +275,8 @@ def points_text(points: float) -> Msg:
 
 
 def step(
-    rules: TrickGame[Any], state: GameState, action: int, seat: int, before: View, tr: Translator
-) -> tuple[GameState, View, list[dict[str, Any]]]:
+    rules: Rules, state: GameState, action: int, seat: int, before: View, tr: Translator
+) -> tuple[GameState, View, list[Entry]]:
     """Apply an action; return the new state, seat's new view and what seat saw change."""
     mover = state.to_move
     state = rules.apply(state, action)
@@ -199,20 +285,21 @@ def step(
 
 
 def witness(
-    rules: TrickGame[Any],
+    rules: Rules,
     mover: int,
     action: int,
     state: GameState,
     seat: int,
     before: View,
     tr: Translator,
-) -> tuple[View, list[dict[str, Any]]]:
+) -> tuple[View, list[Entry]]:
     """Return seat's view of state, reached by mover's action, and what seat saw change. A
     card that was not played to a trick was laid aside face down: seat learns that (and which
     card, if it is its own)."""
     after = view(state, seat)
     seen = changes(before, after, tr)
     if action < rules.pack.size and not any(c["type"] == "play" for c in seen):
+        aside: AsideEntry
         if mover == seat:
             card = rules.pack.cards[action]
             aside = {"type": "aside", "seat": mover, "card": card.code,
@@ -229,8 +316,8 @@ LAYS_ASIDE = N_("%(seat)s lays a card aside face down.")
 
 
 def history(
-    rules: TrickGame[Any], seed: int, log: Iterable[tuple[int, str]], seat: int, tr: Translator
-) -> list[dict[str, Any]]:
+    rules: Rules, seed: int, log: Iterable[tuple[int, str]], seat: int, tr: Translator
+) -> list[Entry]:
     """Return everything seat saw happen in the deal of seed after its action log (seat,
     code), in play order: the entries of the deal's opening view, then what each action
     showed (`witness`), built from seat's successive views only; ReplayError for a log the
@@ -253,7 +340,7 @@ def refusals(state: GameState, seat: int) -> dict[int, str]:
     return {c: rules.illegal_reason(state, c) for c in bits(state.hands[seat]) if c not in legal}
 
 
-def result_to_json(rules: TrickGame[Any], r: Result, tr: Translator = ENGLISH) -> dict[str, Any]:
+def result_to_json(rules: Rules, r: Result, tr: Translator = ENGLISH) -> dict[str, Any]:
     """Return a JSON-ready form of a result, its lines in tr's language."""
     out: dict[str, Any] = {
         "ns": r.ns,
@@ -273,7 +360,7 @@ def result_to_json(rules: TrickGame[Any], r: Result, tr: Translator = ENGLISH) -
 VERDICTS = {"NS": N_("North-South win."), "EW": N_("East-West win."), "draw": N_("A draw.")}
 
 
-def headline(rules: TrickGame[Any], r: Result) -> Msg:
+def headline(rules: Rules, r: Result) -> Msg:
     """Return the result in a sentence, naming its unit: "East-West win. North-South 0 resti,
     East-West 3 resti." """
     return Msg(

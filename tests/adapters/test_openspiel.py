@@ -207,3 +207,11 @@ def test_ismcts_is_an_arena_bot() -> None:
 
     bot = make_bot("openspiel-ismcts", game("piedicavallo"), 1)
     assert isinstance(bot, A.ISMCTSBot)
+
+
+def test_a_state_still_dealing_has_no_engine_state() -> None:
+    state = A.load("piedicavallo").new_initial_state()
+    state.apply_action(0)  # the dealer: the deck is still to come
+    with pytest.raises(ValueError, match="still being dealt"):
+        state.deal.dealt()
+    assert state.view(0) is None and state.returns() == [0.0, 0.0, 0.0, 0.0]

@@ -78,3 +78,10 @@ def test_render_shows_no_card_in_hand() -> None:
     rules = game("piedicavallo")
     hands = [c for h in env.state.hands for c in rules.pack.codes_of(h)]
     assert text and not set(text.replace(";", " ").replace(",", " ").split()) & set(hands)
+
+
+def test_observe_and_step_before_reset_say_so() -> None:
+    env = P.raw_env("piedicavallo")
+    with pytest.raises(ValueError, match="call reset"):
+        env.observe("south")
+    assert env.state is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -217,3 +218,9 @@ def test_tarocchi_history_lists_the_kept_deals_and_their_statistics(
     assert main(["history", "--lang", "it"]) == 0
     out = capsys.readouterr().out
     assert "abbandonata" in out and "abbandonate 1" in out and "left" not in out
+    # a file that is not a kept deal (no result, not JSON) is skipped
+    broken = {**records[0], "result": None}
+    (tmp_path / "deals" / "0-no-result.json").write_text(json.dumps(broken))
+    (tmp_path / "deals" / "1-not-json.json").write_text("{")
+    assert main(["history", "--game", "piedicavallo"]) == 0
+    assert capsys.readouterr().out.count("Piedicavallo Tarocchi  random") == 2

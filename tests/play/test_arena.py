@@ -125,3 +125,13 @@ def test_ray_without_its_extra_names_the_extra(
     with pytest.raises(ValueError, match=r"--ray needs ray: pip install 'tarocchi\[ray\]'"):
         run("piedicavallo", "random", "heuristic", pairs=2, log=log, ray="")
     assert not log.exists()  # nothing played, nothing appended
+
+
+def test_minchiate_deals_keep_resti_and_points_and_the_points_margin() -> None:
+    summary = run("minchiate", "random", "random", pairs=2, seed=3)
+    for d in summary["deals"]:
+        assert (d["ns"], d["ew"]) == (d["ns_resti"], d["ew_resti"])
+        assert d["ns_points"] + d["ew_points"] > 0
+    points = pair_margins(summary["deals"], points=True)
+    assert summary["mean_points_margin"] == round(mean_ci(points)[0], 3)
+    assert list(summary)[-1] == "deals"  # the figures first, the long list last

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tarocchi.games import game
-from tarocchi.match import play_deal
+from tarocchi.match import DealLog, play_deal
 from tarocchi.record import FORMAT, RecordError, load, make_record, replay, save
 
 
@@ -135,3 +135,10 @@ def test_corrupt_file(tmp_path: Path) -> None:
     path.write_text("[1, 2]")
     with pytest.raises(RecordError, match="JSON object"):
         load(path)
+
+
+def test_a_deal_log_before_any_action_has_no_result() -> None:
+    rules = game("piedicavallo")
+    log = DealLog(rules, 1, rules.deal(1), ("human", "easy", "easy", "easy"))
+    with pytest.raises(ValueError, match="no action has been played"):
+        _ = log.result

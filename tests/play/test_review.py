@@ -239,6 +239,9 @@ def test_a_tampered_record_is_refused_with_its_first_bad_action() -> None:
     record = {**deal("piedicavallo"), "players": [{"seat": 0, "name": "human"}]}
     with pytest.raises(RecordError, match="'players' are malformed"):
         review(record)
+    record = {**deal("piedicavallo"), "players": "heuristic"}
+    with pytest.raises(RecordError, match="'players' are malformed: not a list"):
+        review(record)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

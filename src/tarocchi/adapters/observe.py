@@ -13,12 +13,10 @@ text holds only the present (hand, current trick, cards taken).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from tarocchi.cards import SEATS, Pack, bits
-from tarocchi.games.base import TrickGame
+from tarocchi.games.base import Rules
 from tarocchi.views import View
 
 # "dealing": the chance events of the deal are still being drawn, no seat has cards yet
@@ -28,12 +26,12 @@ SEAT_PLANES = 3  # the dealer, the player to move, the trick's leader
 CARD_PLANES = 1 + 1 + 4 + 4 + 4 + 2
 
 
-def action_count(rules: TrickGame[Any]) -> int:
+def action_count(rules: Rules) -> int:
     """Return the number of distinct action ids (the cards, then the extra actions)."""
     return rules.pack.size + len(rules.extra_actions)
 
 
-def observation_size(rules: TrickGame[Any]) -> int:
+def observation_size(rules: Rules) -> int:
     """Return the length of a game's observation vector."""
     return _length(rules.pack.size)
 
@@ -68,7 +66,7 @@ def observation(view: View) -> np.ndarray:
     return out
 
 
-def dealing_observation(rules: TrickGame[Any], seat: int) -> np.ndarray:
+def dealing_observation(rules: Rules, seat: int) -> np.ndarray:
     """Return a seat's observation vector while the deal is being drawn (nothing seen)."""
     return _blank(rules.pack.size, seat, "dealing")
 

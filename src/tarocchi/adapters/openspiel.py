@@ -22,7 +22,6 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import pyspiel
@@ -41,7 +40,7 @@ from tarocchi.bots.base import Bot
 from tarocchi.bots.parts import belief
 from tarocchi.bots.search import NORMAL, kernel
 from tarocchi.games import GAMES, game
-from tarocchi.games.base import IllegalAction, TrickGame
+from tarocchi.games.base import Event, GameState, IllegalAction, Rules, mover
 from tarocchi.views import View
 
 # deals the belief sampler may draw for one resampling before giving up: it keeps a deal
@@ -67,23 +66,32 @@ class _Deal:
     __slots__ = ("drawn", "moves", "state")
 
     def __init__(
-        self, drawn: tuple[int, ...], state: Any, moves: tuple[tuple[int, int], ...] | None
+        self,
+        drawn: tuple[int, ...],
+        state: GameState | None,
+        moves: tuple[tuple[int, int], ...] | None,
     ) -> None:
         self.drawn = drawn
         self.state = state
         self.moves = moves
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Deal:
+    def dealt(self) -> GameState:
+        """Return the engine state (ValueError while the chance events are still dealing)."""
+        if self.state is None:
+            raise ValueError("the deal is still being dealt")
+        return self.state
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Deal:
         return self  # immutable: a clone may share it
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[type[_Deal], tuple[object, ...]]:
         return (_Deal, (self.drawn, self.state, self.moves))
 
 
 class TarocchiGame(pyspiel.Game):  # type: ignore[misc]
     """One of our games as a pyspiel game."""
 
-    def __init__(self, rules: TrickGame[Any], params: dict[str, Any] | None = None) -> None:
+    def __init__(self, rules: Rules, params: dict[str, object] | None = None) -> None:
         super().__init__(_game_type(rules), _game_info(rules), params or {})
         self.rules = rules
 
@@ -92,7 +100,7 @@ class TarocchiGame(pyspiel.Game):  # type: ignore[misc]
         return TarocchiState(self)
 
     def make_py_observer(
-        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: object = None
     ) -> Observer:
         """Return an observer (perfect recall: the information state)."""
         return Observer(self.rules, iig_obs_type, params)
@@ -107,7 +115,7 @@ class TarocchiState(pyspiel.State):  # type: ignore[misc]
         self.deal = _Deal((), None, ())
 
     @property
-    def rules(self) -> TrickGame[Any]:
+    def rules(self) -> Rules:
         """Return our rules object."""
         return game(self.game_name)
 
@@ -143,7 +151,7 @@ class TarocchiState(pyspiel.State):  # type: ignore[misc]
             self.deal = _Deal(drawn, rules.deal_outcomes(drawn) if done else None, ())
         else:
             after = rules.apply(d.state, action)
-            moves = None if d.moves is None else (*d.moves, (d.state.to_move, action))
+            moves = None if d.moves is None else (*d.moves, (mover(d.state), action))
             self.deal = _Deal(d.drawn, after, moves)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -166,7 +174,7 @@ class TarocchiState(pyspiel.State):  # type: ignore[misc]
         """Return each seat's team margin at the end (0 before)."""
         if not self.is_terminal():
             return [0.0, 0.0, 0.0, 0.0]
-        m = self.rules.result(self.deal.state).margin(0)
+        m = self.rules.result(self.deal.dealt()).margin(0)
         return [m, -m, m, -m]
 
     def view(self, seat: int) -> View | None:
@@ -174,7 +182,7 @@ class TarocchiState(pyspiel.State):  # type: ignore[misc]
         state = self.deal.state
         return None if state is None else self.rules.view(state, seat)
 
-    def resample_from_infostate(self, player: int, sampler: Any = None) -> TarocchiState:
+    def resample_from_infostate(self, player: int, sampler: object = None) -> TarocchiState:
         """Return a state the player cannot tell from this one, its hidden cards drawn by
         our belief sampler (seeded from numpy's global generator; OpenSpiel's sampler
         argument is not used: ours draws the deals)."""
@@ -204,20 +212,20 @@ class TarocchiState(pyspiel.State):  # type: ignore[misc]
                 return out
         raise pyspiel.SpielError(f"no deal the sampler drew explains seat {player}'s view")
 
-    def _replayed(self, sampled: Any) -> TarocchiState:
+    def _replayed(self, sampled: GameState) -> TarocchiState:
         """Return the state of this history replayed on a sampled deal, its discards the
         sampled deal's."""
         rules = self.rules
         out: TarocchiState = self.get_game().new_initial_state()
         for o in rules.outcomes_of(sampled):
             out.apply_action(o)
-        real = self.deal.state
+        real = self.deal.dealt()
         shown = rules.public_events(real)
         moves = list(self.deal.moves or ())
         moves.reverse()
         while moves:
             seat, action = moves.pop()
-            state = out.deal.state
+            state = out.deal.dealt()
             legal = rules.legal_mask(state)
             if state.to_move == seat and rules.phase_name(state) == "discard":
                 # the sampled deal's discards: the others' are hidden, and the Minchiate
@@ -240,8 +248,8 @@ class TarocchiState(pyspiel.State):  # type: ignore[misc]
                 moves.append((seat, action))
                 action = _pass(rules)
             out.apply_action(action)
-        while rules.phase_name(out.deal.state) != rules.phase_name(real) or (
-            out.deal.state.to_move != real.to_move
+        while rules.phase_name(out.deal.dealt()) != rules.phase_name(real) or (
+            out.deal.dealt().to_move != real.to_move
         ):  # a declaration the real hand was not asked for, after the last move
             out.apply_action(_pass(rules))
         return out
@@ -257,7 +265,7 @@ class TarocchiState(pyspiel.State):  # type: ignore[misc]
         return f"{hands} || {moves}"
 
 
-def from_state(game_: pyspiel.Game, state: Any) -> TarocchiState:
+def from_state(game_: pyspiel.Game, state: GameState) -> TarocchiState:
     """Return a pyspiel state at one of our engine states (e.g. a deal sampled from a
     view) without its history: OpenSpiel's history of it is empty, so it cannot be
     serialized, and it resamples from its views alone (`TarocchiState.resample`)."""
@@ -266,7 +274,7 @@ def from_state(game_: pyspiel.Game, state: Any) -> TarocchiState:
     return out
 
 
-def _showing(rules: TrickGame[Any], state: Any, shown: Sequence[Any]) -> int:
+def _showing(rules: Rules, state: GameState, shown: Sequence[Event]) -> int:
     """Return the declaration open in state after which the public events still agree
     with shown (IllegalAction if none: the sampled hand cannot make it)."""
     for a in rules.legal_actions(state):
@@ -277,7 +285,7 @@ def _showing(rules: TrickGame[Any], state: Any, shown: Sequence[Any]) -> int:
     raise IllegalAction("no declaration of this hand shows the declared cards")
 
 
-def _pass(rules: TrickGame[Any]) -> int:
+def _pass(rules: Rules) -> int:
     """Return the game's action that declares nothing (only games with declarations get
     here: elsewhere every replayed action is legal)."""
     if rules.pass_action is None:
@@ -289,7 +297,7 @@ class Observer:
     """OpenSpiel's observer protocol over our views: `tensor`/`dict` and a string."""
 
     def __init__(
-        self, rules: TrickGame[Any], iig_obs_type: pyspiel.IIGObservationType | None, params: Any
+        self, rules: Rules, iig_obs_type: pyspiel.IIGObservationType | None, params: object
     ) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
@@ -315,7 +323,7 @@ class Observer:
         return infostate_text(v) if self.recall else observation_text(v)
 
 
-def _game_type(rules: TrickGame[Any]) -> pyspiel.GameType:
+def _game_type(rules: Rules) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=short_name(rules.name),
         long_name=f"tarocchi {rules.title}",
@@ -334,7 +342,7 @@ def _game_type(rules: TrickGame[Any]) -> pyspiel.GameType:
     )
 
 
-def _game_info(rules: TrickGame[Any]) -> pyspiel.GameInfo:
+def _game_info(rules: Rules) -> pyspiel.GameInfo:
     size = rules.pack.size
     chance = 1 + (rules.cut_range is not None) + size
     # every card is played or discarded once; each seat declares at most once per extra
@@ -352,11 +360,11 @@ def _game_info(rules: TrickGame[Any]) -> pyspiel.GameInfo:
     )
 
 
-def _register(rules: TrickGame[Any]) -> type[TarocchiGame]:
+def _register(rules: Rules) -> type[TarocchiGame]:
     """Register one game with pyspiel; return its game class (pyspiel keeps the class:
     registering a function instead crashes the interpreter at exit)."""
 
-    def init(self: TarocchiGame, params: dict[str, Any] | None = None) -> None:
+    def init(self: TarocchiGame, params: dict[str, object] | None = None) -> None:
         TarocchiGame.__init__(self, rules, params)
 
     cls = type(f"{rules.name.title()}Game", (TarocchiGame,), {"__init__": init})
@@ -379,7 +387,7 @@ class TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
         self.seconds = seconds
         self.simulations = 0  # of the latest decision
 
-    def run_search(self, state: Any) -> Any:
+    def run_search(self, state: TarocchiState) -> list[tuple[int, float]]:
         """Run simulations from resampled roots until the budget is spent (at least two:
         the first only expands the root), as ISMCTSBot.run_search does for a count."""
         self.reset()
@@ -393,7 +401,8 @@ class TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
             self.run_simulation(self.sample_root_state(state))
             n += 1
         self.simulations = n
-        return self.get_final_policy(state, self._root_node)
+        policy: list[tuple[int, float]] = self.get_final_policy(state, self._root_node)
+        return policy
 
 
 class ISMCTSBot(Bot):
@@ -402,7 +411,7 @@ class ISMCTSBot(Bot):
 
     name = "openspiel-ismcts"
 
-    def __init__(self, rules: TrickGame[Any], seed: int = 0) -> None:
+    def __init__(self, rules: Rules, seed: int = 0) -> None:
         super().__init__(rules, seed)
         self.game = load(rules.name)
         # returns come in the game's unit: UCT's constant is half the margin that our own

@@ -11,7 +11,7 @@ action raises `tarocchi.IllegalAction` and changes nothing.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -20,6 +20,7 @@ from pettingzoo.utils import wrappers
 
 from tarocchi.adapters.observe import action_count, observation, observation_size
 from tarocchi.games import game
+from tarocchi.games.base import GameState, mover
 
 AGENTS = ("south", "east", "north", "west")
 
@@ -27,7 +28,7 @@ AGENTS = ("south", "east", "north", "west")
 class TarocchiEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     """One deal of one of our games, seat by seat."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, object]] = {"render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, name: str, render_mode: str | None = None) -> None:
         super().__init__()
@@ -49,34 +50,40 @@ class TarocchiEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
         }
         self.action_spaces = {agent: spaces.Discrete(a) for agent in AGENTS}
         self._seeds = np.random.default_rng()
-        self.state: Any = None
+        self.state: GameState | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
+    def observation_space(self, agent: str) -> spaces.Dict:
         """Return an agent's observation space."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space[Any]:
+    def action_space(self, agent: str) -> spaces.Discrete:
         """Return an agent's action space (every action id of the game)."""
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         """Deal a new deal: our engine's deal of seed, or of a seed drawn by the env."""
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
         else:
             seed = int(self._seeds.integers(1 << 62))
-        self.state = self.rules.deal(seed)
+        self.state = state = self.rules.deal(seed)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
-        self.agent_selection = AGENTS[self.state.to_move]
+        self.infos: dict[str, dict[str, object]] = {agent: {} for agent in AGENTS}
+        self.agent_selection = AGENTS[mover(state)]
+
+    def dealt(self) -> GameState:
+        """Return the deal going on (ValueError before the first reset)."""
+        if self.state is None:
+            raise ValueError("no deal yet: call reset() first")
+        return self.state
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Return the agent's observation vector and its legal-action mask."""
-        view = self.rules.view(self.state, AGENTS.index(agent))
+        view = self.rules.view(self.dealt(), AGENTS.index(agent))
         mask = np.zeros(action_count(self.rules), np.int8)
         mask[list(view.legal)] = 1
         return {"observation": observation(view), "action_mask": mask}
@@ -89,7 +96,7 @@ class TarocchiEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
             return
         if action is None:
             raise ValueError(f"{agent} is to act: pass an action id, not None")
-        self.state = self.rules.apply(self.state, int(action))  # IllegalAction: unchanged
+        self.state = self.rules.apply(self.dealt(), int(action))  # IllegalAction: unchanged
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if self.state.to_move is None:
@@ -98,7 +105,7 @@ class TarocchiEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc
             self.terminations = dict.fromkeys(AGENTS, True)
             self.agent_selection = AGENTS[(AGENTS.index(agent) + 1) % 4]
         else:
-            self.agent_selection = AGENTS[self.state.to_move]
+            self.agent_selection = AGENTS[mover(self.state)]
         self._accumulate_rewards()
 
     def render(self) -> str | None:

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import importlib
 from importlib.metadata import entry_points
-from typing import Any
 
 from tarocchi.bots.base import Bot
-from tarocchi.games.base import TrickGame
+from tarocchi.games.base import Rules
 
 # name -> "module:Class"; the heuristic bot is per game, in the bots' table (`parts.PARTS`)
 BOTS = {
@@ -43,7 +42,7 @@ def registered_bots() -> dict[str, str]:
     return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
-def make_bot(name: str, rules: TrickGame[Any], seed: int = 0) -> Bot:
+def make_bot(name: str, rules: Rules, seed: int = 0) -> Bot:
     """Return a new bot of the given kind for a game, seeded: a bot's name, a level's, an
     installed package's registered name, or an import path "pkg.mod:Class"."""
     key = name.strip()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from tarocchi.games.base import TrickGame
+from tarocchi.games.base import GameState, Rules
 from tarocchi.views import View
 
 
@@ -18,7 +18,7 @@ class Bot(ABC):
     name: ClassVar[str]
     sees_all: ClassVar[bool] = False  # only the analysis oracle is handed the full state
 
-    def __init__(self, rules: TrickGame[Any], seed: int = 0) -> None:
+    def __init__(self, rules: Rules, seed: int = 0) -> None:
         self.rules = rules
         self.rng = random.Random(seed)
 
@@ -26,6 +26,6 @@ class Bot(ABC):
     def choose(self, view: View) -> int:
         """Return one of view.legal."""
 
-    def choose_state(self, state: Any) -> int:
+    def choose_state(self, state: GameState) -> int:
         """Return the action of a bot that sees every card (only when sees_all is set)."""
         raise TypeError(f"the {self.name} bot sees only views")

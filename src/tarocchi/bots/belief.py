@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
@@ -42,7 +42,11 @@ from numba import njit
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import BIT, bits, iter_bits, popcount
 from tarocchi.compiled import next_random
-from tarocchi.views import View
+from tarocchi.games.base import GameState
+from tarocchi.views import Trick, View
+
+if TYPE_CHECKING:  # the rules compile at import: they are loaded lazily
+    from tarocchi.games import ottocento, piedicavallo
 
 # a place where hidden cards go: (the cards it may take, how many it takes)
 Place = tuple[int, int]
@@ -308,6 +312,12 @@ def played_by(view: View) -> tuple[int, int, int, int]:
 # -- per game: the places and the state built from a sample ---------------------------------
 
 
+# the State fields every game shares after its hands (see `Belief.public`)
+Public = tuple[
+    int, int, int | None, int, Trick, tuple[Trick, ...], tuple[int, ...], tuple[int, int]
+]
+
+
 class Belief:
     """What one seat's view allows: the hidden cards and the places each may lie in.
 
@@ -340,7 +350,7 @@ class Belief:
             (full & ~self.voids[s], v.hand_sizes[s] - popcount(self.fixed[s])) for s in self.others
         ]
 
-    def sample(self, rng: random.Random) -> Any:
+    def sample(self, rng: random.Random) -> GameState:
         """Return a full state consistent with the view."""
         return self.build(self.deal(rng))
 
@@ -413,11 +423,11 @@ class Belief:
             return sum(BIT[a] for a in v.legal)
         return fallback
 
-    def build(self, dealt: list[int]) -> Any:
+    def build(self, dealt: list[int]) -> GameState:
         """Return the rules' State of a deal."""
         raise NotImplementedError
 
-    def public(self, phase: int, to_move: int | None) -> tuple[Any, ...]:
+    def public(self, phase: int, to_move: int | None) -> Public:
         """Return the State fields every game shares after its hands, from the view: the
         dealer, the phase, who moves, the leader, the trick, the tricks, their winners and
         the cards won."""
@@ -470,9 +480,11 @@ class PiedicavalloBelief(Belief):
         i = self.others.index(self.view.dealer)
         return not self.pc.discard_reason(dealt[i] | dealt[3], dealt[3])
 
-    def build(self, dealt: list[int]) -> Any:
+    def build(self, dealt: list[int]) -> piedicavallo.State:
         """Return the Piedicavallo State of a deal."""
-        pc, v = self.pc, self.view
+        from tarocchi.games import piedicavallo as pc
+
+        v = self.view
         hands = self.hands(dealt)
         discard = self.discard(dealt)
         p = v.to_move
@@ -563,15 +575,17 @@ class OttocentoBelief(Belief):
         """Return the dealer's discard: sampled, unless this seat is the dealer."""
         return dealt[3] if self.hidden_discard else self.view.private
 
-    def build(self, dealt: list[int]) -> Any:
+    def build(self, dealt: list[int]) -> ottocento.State:
         """Return the Ottocento State of a deal."""
-        oc, v = self.oc, self.view
+        from tarocchi.games import ottocento as oc
+
+        v = self.view
         hands = self.hands(dealt)
         discard = dealt[3] if self.hidden_discard else v.private
         decls = tuple(
             (e.seat, e.cards, e.value) if e.kind == "declare" else (e.seat, 0, 0)
             for e in v.events
-            if e.kind in ("declare", "pass")
+            if e.kind in ("declare", "pass") and e.seat is not None  # each names its seat
         )
         phase = oc.PHASE_NAMES.index(v.phase)
         p = v.to_move

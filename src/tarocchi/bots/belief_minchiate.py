@@ -16,11 +16,15 @@ exactly). The sampler itself is `tarocchi.bots.belief`'s.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from tarocchi.bots.belief import Belief
 from tarocchi.cards import BIT, bits, iter_bits, popcount
 from tarocchi.views import View
+
+if TYPE_CHECKING:  # the rules compile at import: they are loaded lazily
+    from tarocchi.games import minchiate
 
 
 class MinchiateBelief(Belief):
@@ -133,10 +137,12 @@ class MinchiateBelief(Belief):
         hand = self.fixed[s] | (self.view.hand if s == self.seat else dealt[self.others.index(s)])
         return self._kind_in(hand, s, cards, value)
 
-    def build(self, dealt: list[int]) -> Any:
+    def build(self, dealt: list[int]) -> minchiate.State:
         """Return the Minchiate State of a deal, with the pre-play facts rebuilt from the
         public events (a deck that deals exactly these hands)."""
-        mc, v = self.mc, self.view
+        from tarocchi.games import minchiate as mc
+
+        v = self.view
         hands = self.hands(dealt)
         p = v.to_move
         phase = mc.PHASE_NAMES.index(v.phase)
@@ -178,7 +184,7 @@ class _HiddenPreplay:
     the dealer's discards so far and the Fola cards the dealer left in it, each a place
     of the sample unless the seat knows it (rules §2.4-§2.5)."""
 
-    def __init__(self, view: View, mc: Any) -> None:
+    def __init__(self, view: View, mc: ModuleType) -> None:
         seat, dealer = view.seat, view.dealer
         cutter = next(e.seat for e in view.events if e.kind == "cut" and e.seat is not None)
         assert cutter is not None
@@ -248,7 +254,7 @@ def _minchiate_info(
     hands: tuple[int, int, int, int],
     played: tuple[int, int, int, int],
     hidden: tuple[int, int, int] | None = None,
-) -> tuple[Any, tuple[int, int]]:
+) -> tuple[minchiate.DealInfo, tuple[int, int]]:
     """Return (DealInfo, discards) for a sampled Minchiate deal: the public pre-play facts
     from the view's events (before the first lead, hidden gives the sampled discards and
     Fola rest), and a deck order that deals the sampled hands."""

@@ -7,10 +7,8 @@ plays another legal action at random, as a distracted player would.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tarocchi.bots.base import Bot
-from tarocchi.games.base import TrickGame
+from tarocchi.games.base import Rules
 from tarocchi.views import View
 
 
@@ -20,7 +18,7 @@ class EasyBot(Bot):
     name = "easy"
     slip = 0.2  # the chance of a random legal action instead of the heuristic's choice
 
-    def __init__(self, rules: TrickGame[Any], seed: int = 0) -> None:
+    def __init__(self, rules: Rules, seed: int = 0) -> None:
         from tarocchi.bots import make_bot  # the registry imports this module
 
         super().__init__(rules, seed)

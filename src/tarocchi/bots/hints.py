@@ -10,7 +10,7 @@ the trick, the partner, the points at stake.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from tarocchi.bots.inference import partner
 from tarocchi.bots.valuation import valuate
@@ -43,7 +43,15 @@ def suggest(view: View, factor: float = 1.0) -> list[Suggestion]:
     ]
 
 
-def to_json(suggestions: list[Suggestion]) -> list[dict[str, Any]]:
+class HintJson(TypedDict):
+    """A hint, JSON-ready: the action's code, its value and the reason."""
+
+    action: str
+    value: float
+    reason: str
+
+
+def to_json(suggestions: list[Suggestion]) -> list[HintJson]:
     """Return hints in a JSON-ready form (action codes, values, reasons), best first."""
     return [{"action": s.code, "value": s.value, "reason": s.reason} for s in suggestions]
 

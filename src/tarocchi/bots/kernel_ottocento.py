@@ -14,13 +14,13 @@ from typing import NamedTuple
 
 from tarocchi.bots.heuristic.compiled_ottocento import Players
 from tarocchi.cards import BIT, iter_bits
+from tarocchi.games import game
 from tarocchi.games.base import Result
 from tarocchi.games.ottocento import (
     DECLARE,
     NEUTRAL,
     PLAY,
     PROTECTED,
-    RULES,
     State,
     final,
     settle,
@@ -112,7 +112,7 @@ def rank_lines(lines: list[tuple[int, ...]], state: State) -> list[tuple[int, ..
     from tarocchi.bots.heuristic.ottocento import HeuristicBot
 
     full = state.hands[state.dealer] | state.discard
-    judge = HeuristicBot(RULES)
+    judge = HeuristicBot(game("ottocento"))
 
     def score(line: tuple[int, ...]) -> float:
         pair = [*iter_bits(state.discard), *line]

@@ -14,8 +14,9 @@ from typing import NamedTuple
 
 from tarocchi.bots.heuristic.compiled_piedicavallo import Players
 from tarocchi.cards import iter_bits
+from tarocchi.games import game
 from tarocchi.games.base import Result
-from tarocchi.games.piedicavallo import PLAY, PROTECTED, RULES, State, final, is_discard_legal
+from tarocchi.games.piedicavallo import PLAY, PROTECTED, State, final, is_discard_legal
 from tarocchi.packs.piemontese import MATTO, PACK
 from tarocchi.views import View
 
@@ -75,7 +76,7 @@ def rank_lines(lines: list[tuple[int, ...]], state: State) -> list[tuple[int, ..
     dealer = state.dealer
     full = state.hands[dealer] | state.discard
     unseen = PACK.full_mask & ~full
-    judge = HeuristicBot(RULES)
+    judge = HeuristicBot(game("piedicavallo"))
 
     def score(line: tuple[int, ...]) -> float:
         pair = state.discard | sum(1 << c for c in line)

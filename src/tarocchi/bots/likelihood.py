@@ -20,10 +20,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from tarocchi.bots.belief import Belief
 from tarocchi.bots.heuristic.compiled_common import FACTORS
+from tarocchi.games.base import GameState
 from tarocchi.views import View
 
 
@@ -105,7 +106,7 @@ class Chains:
                 dealt, lw = new, lw_new
         return dealt, lw
 
-    def __call__(self) -> Any:
+    def __call__(self) -> GameState:
         """Return the next deal, built into the rules' State."""
         if len(self.chains) < self.size:
             dealt = self.known.deal(self.rng)

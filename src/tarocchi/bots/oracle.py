@@ -11,10 +11,11 @@ every time, so it plays one playout per action.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from tarocchi.bots.parts import Settings
 from tarocchi.bots.search import NORMAL, SearchBot, Stat
+from tarocchi.games.base import GameState, mover
 from tarocchi.views import View, view
 
 
@@ -30,10 +31,9 @@ class OracleBot(SearchBot):
         for name, cfg in NORMAL.items()
     }
 
-    def choose_state(self, state: Any) -> int:
+    def choose_state(self, state: GameState) -> int:
         """Return the action with the best margin on the true deal."""
-        seat = state.to_move
-        v = view(state, seat)
+        v = view(state, mover(state))
         if len(v.legal) == 1:
             return v.legal[0]
         stats = self.evaluate_state(state, v)
@@ -41,7 +41,7 @@ class OracleBot(SearchBot):
             return self.fallback.choose(v)
         return self.pick(v, stats)
 
-    def evaluate_state(self, state: Any, v: View) -> dict[int, Stat] | None:
+    def evaluate_state(self, state: GameState, v: View) -> dict[int, Stat] | None:
         """Return the search's statistics per legal action on the true deal, or None in a
         phase the kernel does not play."""
         if v.phase != "play":

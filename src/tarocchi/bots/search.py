@@ -34,8 +34,8 @@ from typing import Any, ClassVar, TypeVar
 from tarocchi.bots import make_bot
 from tarocchi.bots.base import Bot
 from tarocchi.bots.likelihood import Chains, Replay
-from tarocchi.bots.parts import PARTS, Kernel, Settings, belief, search_parts
-from tarocchi.games.base import TrickGame
+from tarocchi.bots.parts import PARTS, Kernel, Players, Settings, belief, search_parts
+from tarocchi.games.base import GameState, Rules, S, TrickGame, mover
 from tarocchi.views import View, view
 
 
@@ -45,7 +45,7 @@ def kernel(game_name: str) -> Kernel[Any, Any, Any]:
     return search_parts(game_name).kernel
 
 
-def warm_up(rules: TrickGame[Any]) -> None:
+def warm_up(rules: Rules) -> None:
     """Compile a game's deal sampler, playouts and replays now (or load them from numba's
     cache), on its deal of seed 0, so that no player waits seconds for the compiler at its
     first move."""
@@ -53,14 +53,16 @@ def warm_up(rules: TrickGame[Any]) -> None:
     bot = make_bot("heuristic", rules)
     state = rules.deal(0)
     while rules.phase_name(state) != "play":
-        state = rules.apply(state, bot.choose(view(state, state.to_move)))
-    belief(view(state, state.to_move)).sample(random.Random(0))
-    players = k.heuristic_players(view(state, state.to_move))
+        state = rules.apply(state, bot.choose(view(state, mover(state))))
+    belief(view(state, mover(state))).sample(random.Random(0))
+    players = k.heuristic_players(view(state, mover(state)))
     k.playout(k.from_state(state), players)
     players.replay(state.hands, 0)
 
 
 K = TypeVar("K")  # what the search compares: an action, or a whole setup line
+D = TypeVar("D")  # a drawn deal as the playouts start from it (a kernel position, a state)
+Draw = Callable[[], GameState]  # draws a deal the view allows
 
 
 # The levels' budgets per game, about 200 ms (normal) and 1 s (hard) of one core at the
@@ -109,7 +111,7 @@ class SearchBot(Bot):
     # one Settings for every game, or one per game
     settings: ClassVar[Settings | dict[str, Settings]] = NORMAL
 
-    def __init__(self, rules: TrickGame[Any], seed: int = 0) -> None:
+    def __init__(self, rules: Rules, seed: int = 0) -> None:
         super().__init__(rules, seed)
         self.kernel = kernel(rules.name)
         cfg = self.settings
@@ -156,7 +158,7 @@ class SearchBot(Bot):
                 return prior
         return best
 
-    def playout(self, pos: Any, players: Any, first: int = -1) -> tuple[float, ...]:
+    def playout(self, pos: object, players: Players, first: int = -1) -> tuple[float, ...]:
         """Play a kernel position to its end with the compiled heuristic players, the player
         to move taking action first (-1: their choice); return each team's value."""
         totals: tuple[float, ...] = self.kernel.playout(pos, players, first)
@@ -171,7 +173,7 @@ class SearchBot(Bot):
             return None
         known = belief(view)
 
-        def draw() -> Any:
+        def draw() -> GameState:
             return known.sample(self.rng)
 
         if lines:
@@ -187,7 +189,7 @@ class SearchBot(Bot):
             return self.search_classes(chains, view)
         return self.search_classes(draw, view)
 
-    def search_classes(self, draw: Any, view: View) -> dict[int, Stat]:
+    def search_classes(self, draw: Draw, view: View) -> dict[int, Stat]:
         """Search one card of each set of interchangeable legal cards (see `equivalent`);
         every card of a set shares its statistics."""
         classes = equivalent(view, self.kernel.INTERCHANGEABLE)
@@ -200,7 +202,7 @@ class SearchBot(Bot):
         stats = self.search(draw, view, tuple(c[0] for c in classes))
         return {a: stats[c[0]] for c in classes for a in c}
 
-    def search_lines(self, draw: Any, view: View, lines: list[tuple[int, ...]]) -> dict[int, Stat]:
+    def search_lines(self, draw: Draw, view: View, lines: list[tuple[int, ...]]) -> dict[int, Stat]:
         """Evaluate whole setup decisions (e.g. both cards of a discard) by PIMC; return, per
         action, the stats of the best line that holds it."""
         k = self.kernel
@@ -220,7 +222,7 @@ class SearchBot(Bot):
                     out[a] = st
         return out
 
-    def search(self, draw: Any, view: View, actions: tuple[int, ...]) -> dict[int, Stat]:
+    def search(self, draw: Draw, view: View, actions: tuple[int, ...]) -> dict[int, Stat]:
         """Play each deal given by draw() out once after each action; return the stats per
         action."""
         k = self.kernel
@@ -229,11 +231,11 @@ class SearchBot(Bot):
 
     def pimc(
         self,
-        draw: Callable[[], Any],
+        draw: Draw,
         view: View,
         keys: Sequence[K],
-        prepare: Callable[[Any], Any],
-        start: Callable[[Any, K], tuple[Any, Any, int]],
+        prepare: Callable[[GameState], D],
+        start: Callable[[D, K], tuple[object, Players, int]],
     ) -> dict[K, Stat]:
         """Play each deal drawn out once after each key (an action, a setup line): prepare
         turns a deal into what start needs to give the key's position, its players and the
@@ -257,7 +259,7 @@ class SearchBot(Bot):
         return stats
 
 
-def after(rules: TrickGame[Any], state: Any, line: tuple[int, ...]) -> Any:
+def after(rules: TrickGame[S], state: S, line: tuple[int, ...]) -> S:
     """Return the state after a line of actions (a sampled deal's discard, say)."""
     for action in line:
         state = rules.apply(state, action)

@@ -28,12 +28,12 @@ import hashlib
 import math
 import statistics
 from dataclasses import dataclass, replace
-from typing import Any
 
 from tarocchi.bots import make_bot
 from tarocchi.bots.likelihood import CHAINS
-from tarocchi.bots.parts import belief, search_parts
+from tarocchi.bots.parts import Players, belief, search_parts
 from tarocchi.bots.search import SearchBot, Stat, equivalent
+from tarocchi.games.base import GameState
 from tarocchi.views import View, view
 
 LEVEL = "hard"  # the level whose search gives the fair values
@@ -125,7 +125,7 @@ def finish_setup(bot: SearchBot, v: View) -> dict[int, Stat]:
     players = k.heuristic_players(v)
     bot.cfg = replace(bot.cfg, max_samples=min(bot.cfg.max_samples, SETUP_SAMPLES))
 
-    def start(state: Any, action: int) -> tuple[Any, Any, int]:
+    def start(state: GameState, action: int) -> tuple[object, Players, int]:
         state = rules.apply(state, action)
         while state.to_move is not None and rules.phase_name(state) != "play":
             state = rules.apply(state, judge.choose(view(state, state.to_move)))

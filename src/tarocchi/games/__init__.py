@@ -16,10 +16,10 @@ import functools
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from tarocchi.cards import Pack
-from tarocchi.games.base import TrickGame
+from tarocchi.games.base import Rules
 
 GameName = Literal["piedicavallo", "ottocento", "minchiate"]
 
@@ -66,9 +66,9 @@ def entry(table: Mapping[GameName, T], name: str, lacks: str) -> T:
 
 
 @functools.cache
-def game(name: str) -> TrickGame[Any]:
+def game(name: str) -> Rules:
     """Return the rules object of a game by name ("piedicavallo", "ottocento", "minchiate")."""
-    rules: TrickGame[Any] = importlib.import_module(info(name).rules).RULES
+    rules: Rules = importlib.import_module(info(name).rules).RULES
     return rules
 
 

@@ -15,7 +15,7 @@ import random
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeAlias, TypeVar, cast
 
 from tarocchi.cards import FOOL, SUIT_NAMES_EN, TRUMPS, Pack, bits, popcount
 from tarocchi.i18n import N_, Msg
@@ -526,6 +526,12 @@ class TrickGame(Generic[S]):
         raise NotImplementedError
 
 
+# A game's rules as their consumers hold them (from the registry by name, from a view, for
+# a record): the game is known only at run time, so its states are typed by the fields every
+# game's state has; a consumer passes back only states these same rules gave it.
+Rules: TypeAlias = TrickGame[GameState]
+
+
 # -- views --------------------------------------------------------------------------
 # Bots, the terminal, the web page and the adapters see a deal only through a seat's view:
 # its own hand, the public history (every card played, by whom, and who won each trick),
@@ -558,7 +564,7 @@ class View:
     shown: tuple[int, int, int, int]  # cards every seat knows are in each hand
     private: int  # cards outside the hand that only this seat knows (its own discard)
     result: Result | None  # the final result once the deal is over
-    rules: TrickGame[Any] = field(compare=False, repr=False)  # the rules of this view's game
+    rules: Rules = field(compare=False, repr=False)  # the rules of this view's game
 
     @property
     def played(self) -> int:
@@ -616,5 +622,5 @@ def view_of(rules: TrickGame[S], state: S, seat: int) -> View:
         shown=rules.shown_cards(state),
         private=rules.private_cards(state, seat),
         result=rules.result(state) if over else None,
-        rules=rules,
+        rules=cast(Rules, rules),  # `Rules`: the states a view's reader passes are its game's
     )

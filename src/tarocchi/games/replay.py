@@ -9,9 +9,9 @@ is named by a ReplayError, so an altered log is refused and never half replayed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
 
-from tarocchi.games.base import IllegalAction, TrickGame
+from tarocchi.cards import Card
+from tarocchi.games.base import IllegalAction, S, TrickGame
 from tarocchi.i18n import Msg
 
 
@@ -20,8 +20,8 @@ class ReplayError(ValueError):
 
 
 def iter_replay(
-    rules: TrickGame[Any], state: Any, log: Iterable[tuple[int, str]], first: int = 1
-) -> Iterator[tuple[int, int, Any]]:
+    rules: TrickGame[S], state: S, log: Iterable[tuple[int, str]], first: int = 1
+) -> Iterator[tuple[int, int, S]]:
     """Apply each (seat, code) of log from state, checked; yield (seat, action, the state
     after it). The actions are numbered from first in a ReplayError."""
     for n, (seat, code) in enumerate(log, start=first):
@@ -40,7 +40,7 @@ def iter_replay(
         yield seat, action, state
 
 
-def replay(rules: TrickGame[Any], seed: int, log: Iterable[tuple[int, str]]) -> Any:
+def replay(rules: TrickGame[S], seed: int, log: Iterable[tuple[int, str]]) -> S:
     """Return the state of the deal of seed after its action log, each action checked."""
     state = rules.deal(seed)
     for _, _, after in iter_replay(rules, state, log):
@@ -48,7 +48,7 @@ def replay(rules: TrickGame[Any], seed: int, log: Iterable[tuple[int, str]]) -> 
     return state
 
 
-def _named(rules: TrickGame[Any], code: str) -> Any:
+def _named(rules: TrickGame[S], code: str) -> Card | str:
     """Return a stored action as a player reads it: a card by its name (a message part),
     anything else as it was stored."""
     try:

@@ -14,7 +14,7 @@ and that a playout is, move for move, the heuristic bots through the rules.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -33,9 +33,12 @@ from tarocchi.bots.heuristic.minchiate import HeuristicBot, fola_cards
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import TRUMPS
 from tarocchi.compiled import low_card, n_cards
-from tarocchi.games.base import led_suit
+from tarocchi.games.base import led_suit, mover
 from tarocchi.packs.minchiate import MATTO, PACK
 from tarocchi.views import View, view
+
+if TYPE_CHECKING:  # the rules compile at import
+    from tarocchi.games import minchiate
 
 _CARDS = cards_of(PACK, SPLIT)
 # per card its points, its suit and the cards of its suit (or the trumps) above it within
@@ -472,10 +475,10 @@ class Players:
         return int(near), int(miss)
 
 
-def choose_in(state: Any) -> int:
+def choose_in(state: minchiate.State) -> int:
     """Return the heuristic bot's card for the player to move in a trick-phase rules state,
     judged by the compiled code (for the differential test)."""
-    p = state.to_move
+    p = mover(state)
     v = view(state, p)
     pl = Players(v)
     hands = _words(state.hands)

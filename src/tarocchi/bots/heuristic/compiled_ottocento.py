@@ -16,6 +16,7 @@ through the rules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -39,7 +40,8 @@ from tarocchi.bots.inference import void_masks
 from tarocchi.cards import FOOL, TRUMPS
 from tarocchi.compiled import low_card, n_cards
 from tarocchi.games import ottocento_combos as oc
-from tarocchi.games.ottocento import DECLARE_ACTION, LAST_TRICK_BONUS, PASS_ACTION
+from tarocchi.games.base import mover
+from tarocchi.games.ottocento import DECLARE_ACTION, LAST_TRICK_BONUS, PASS_ACTION, State
 from tarocchi.games.ottocento_combos import combination_value
 from tarocchi.packs.bolognese import MATTO, MOOR1, MOORS_MASK, PACK
 from tarocchi.views import View, view
@@ -422,7 +424,7 @@ class Outcome(NamedTuple):
 _MOVES = np.empty(80, dtype=np.int64)  # the actions of the latest playout (one per process)
 
 
-def _arr(values: Any) -> np.ndarray:
+def _arr(values: Sequence[int]) -> np.ndarray:
     return np.array(values, dtype=np.int64)
 
 
@@ -499,10 +501,10 @@ class Players:
         return int(near), int(miss)
 
 
-def choose_in(state: Any) -> int:
+def choose_in(state: State) -> int:
     """Return the heuristic bot's card for the player to move in a trick-phase rules state,
     judged by the compiled code (for the differential test)."""
-    p = state.to_move
+    p = mover(state)
     players = Players(view(state, p))
     ts = np.zeros(4, dtype=np.int64)
     tc = np.zeros(4, dtype=np.int64)

@@ -34,7 +34,8 @@ from tarocchi.bots.heuristic.piedicavallo import HeuristicBot
 from tarocchi.bots.inference import void_masks
 from tarocchi.cards import TRUMPS, popcount
 from tarocchi.compiled import low_card, n_cards
-from tarocchi.games.piedicavallo import DISCARDABLE_SUIT, DISCARDABLE_TRUMPS
+from tarocchi.games.base import mover
+from tarocchi.games.piedicavallo import DISCARDABLE_SUIT, DISCARDABLE_TRUMPS, State
 from tarocchi.packs.piemontese import MATTO, PACK, T1, T21
 from tarocchi.views import View, view
 
@@ -367,10 +368,10 @@ class Players:
         return int(near), int(miss)
 
 
-def choose_in(state: Any) -> int:
+def choose_in(state: State) -> int:
     """Return the heuristic bot's card for the player to move in a trick-phase rules state,
     judged by the compiled code (for the differential test)."""
-    p = state.to_move
+    p = mover(state)
     v = Players(view(state, p))
     hands = np.array(state.hands, dtype=np.int64)
     n = len(state.trick)
