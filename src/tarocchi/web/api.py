@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Depends, HTTPException, Path, Request, Security
+from fastapi import APIRouter, Depends, Path, Request, Security
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
@@ -44,6 +44,15 @@ from tarocchi.i18n import Msg, Translator, translator
 from tarocchi.match import advance, replayed, table_bots
 from tarocchi.record import at_table, make_record, now
 from tarocchi.views import View, history, refusals, step, to_json, view
+from tarocchi.web.errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    TooMany,
+    Unauthenticated,
+    Unavailable,
+)
 from tarocchi.web.lang import language
 from tarocchi.web.models import (
     Action,
@@ -61,7 +70,8 @@ from tarocchi.web.rates import SLOW_DOWN, Rates, TooFast
 from tarocchi.web.store import GameRow, Store, token_hash
 from tarocchi.web.store.players import Player
 from tarocchi.web.store.schema import Outcome
-from tarocchi.web.workers import RETRY_AFTER_S, AiPool, Busy, Unavailable, lower_priority
+from tarocchi.web.workers import RETRY_AFTER_S, AiPool, Busy, lower_priority
+from tarocchi.web.workers import Unavailable as AiAway
 
 T = TypeVar("T")
 
@@ -100,7 +110,7 @@ class Bearer(HTTPBearer):
             return None
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not TOKEN.fullmatch(token):
-            raise HTTPException(401, Msg("malformed bearer token"), {"WWW-Authenticate": "Bearer"})
+            raise Unauthenticated(Msg("malformed bearer token"), bearer=True)
         return HTTPAuthorizationCredentials(scheme=scheme, credentials=token)
 
 
@@ -116,8 +126,8 @@ async def opener(request: Request, bearer: Bearing) -> Key:
 
 Auth = Annotated[Key, Depends(opener)]
 GameId = Annotated[str, Path(max_length=64)]  # the server's ids are 16 characters
-RETRY_LATER = {"Retry-After": str(RETRY_AFTER_S)}
 BUSY = Msg("too many requests at once; wait for the answers")
+RESTARTING = Msg("the AI is restarting; try again in a moment")
 # milliseconds this request spent waiting for the AI, reported in a Server-Timing header
 AI_MS: ContextVar[float] = ContextVar("AI_MS", default=0.0)
 
@@ -226,9 +236,9 @@ class Games:
             return await self.pool.run(_keys(client, game_id), fn, *args, shortens=shortens)
         except Busy:
             raise self.too_many(client, BUSY, RETRY_AFTER_S) from None
-        except Unavailable:
-            raise HTTPException(
-                503, Msg("the AI is restarting; try again in a moment"), RETRY_LATER
+        except AiAway:
+            raise Unavailable(
+                Msg("the AI is restarting; try again in a moment"), RETRY_AFTER_S
             ) from None
         finally:
             AI_MS.set(AI_MS.get() + (time.perf_counter() - start) * 1000)
@@ -245,10 +255,10 @@ class Games:
         except TooFast as e:
             raise self.too_many(client, SLOW_DOWN, e.retry_after) from None
 
-    def too_many(self, client: str, why: Msg, seconds: int) -> HTTPException:
+    def too_many(self, client: str, why: Msg, seconds: int) -> TooMany:
         """Return a 429 telling a client to wait, remembered until then (see Door)."""
         self.rates.told_to_wait(client, seconds)
-        return HTTPException(429, why, {"Retry-After": str(seconds)})
+        return TooMany(why, seconds)
 
     def remember(self, live: Live) -> None:
         """Keep a live game in the bounded cache."""
@@ -279,18 +289,18 @@ class Games:
         else:
             row = held.row
         if row is None:
-            raise HTTPException(404, NO_GAME)
+            raise NotFound(NO_GAME)
         if auth is None:
-            raise HTTPException(401, Msg("missing bearer token"), {"WWW-Authenticate": "Bearer"})
+            raise Unauthenticated(Msg("missing bearer token"), bearer=True)
         if isinstance(auth, Player):  # its player's own deal, opened from their history
             if auth.id != row.player_id:
-                raise HTTPException(403, WRONG_TOKEN)
+                raise Forbidden(WRONG_TOKEN)
         elif not secrets.compare_digest(
             hashed := token_hash(auth.credentials), row.token_hash
         ) and not (
             seats and await asyncio.to_thread(self.store.tables.holder, game_id, hashed) is not None
         ):
-            raise HTTPException(403, WRONG_TOKEN)
+            raise Forbidden(WRONG_TOKEN)
         return self.in_memory(row, fresh)
 
     async def seat_of(self, row: GameRow, auth: Key) -> int:
@@ -303,7 +313,7 @@ class Games:
             return HUMAN
         seat = await asyncio.to_thread(self.store.tables.holder, row.id, hashed)
         if seat is None:
-            raise HTTPException(403, WRONG_TOKEN)
+            raise Forbidden(WRONG_TOKEN)
         return seat
 
     def in_memory(self, row: GameRow, fresh: bool = False) -> Live:
@@ -315,7 +325,7 @@ class Games:
             try:
                 state = replay(game(row.game), row.seed, row.actions)
             except ReplayError as e:
-                raise HTTPException(409, e.args[0]) from None
+                raise Conflict(e.args[0]) from None
             live = Live(row, state, view(state, HUMAN))
         self.remember(live)
         return live
@@ -373,8 +383,7 @@ class Games:
         """Apply South's action, then the AI's, and store the longer log."""
         row = live.row  # as load() read it; the conditional write below settles any race
         if body.version != row.version:
-            raise HTTPException(
-                409,
+            raise Conflict(
                 Msg(
                     "stale version %(asked)d: the game is at version %(version)d",
                     asked=body.version,
@@ -383,23 +392,22 @@ class Games:
             )
         rules = game(row.game)
         if live.state.to_move != HUMAN:
-            raise HTTPException(
-                409,
+            raise Conflict(
                 DEAL_OVER if live.state.to_move is None else NOT_YOUR_TURN,
             )
         await self.alone(row.id)
         try:
             code = rules.action_code(rules.parse_action(body.action))
         except ValueError as e:  # a code of another game: not an action of this deal
-            raise HTTPException(409, e.args[0]) from None
+            raise Conflict(e.args[0]) from None
         try:
             state, seen, events = tell(rules, live.state, live.view, [(HUMAN, code)], tr)
         except IllegalAction as e:
-            raise HTTPException(409, e.args[0]) from None
+            raise Conflict(e.args[0]) from None
         actions = (*row.actions, (HUMAN, code))
         at = (row.id, row.version)
         if at in self.acting:  # another request here will land first or fail alike: no AI spent
-            raise HTTPException(409, CHANGED)
+            raise Conflict(CHANGED)
         self.acting.add(at)
         try:
             if row.daily is None:
@@ -415,7 +423,7 @@ class Games:
             then = self.finished_daily(row, actions, state) if over and row.daily else None
             stored = asyncio.to_thread(self.store.update, *at, actions, over, now(), ended, then)
             if not await stored:
-                raise HTTPException(409, CHANGED)
+                raise Conflict(CHANGED)
         finally:
             self.acting.discard(at)
         live = Live(replace(row, actions=actions, version=len(actions), over=over), state, seen)
@@ -428,7 +436,7 @@ class Games:
         """Refuse (409) a request of the one-human API for a game at a table with friends:
         it would play the AI in the seats people hold."""
         if await asyncio.to_thread(self.store.tables.is_table, game_id):
-            raise HTTPException(409, AT_A_TABLE)
+            raise Conflict(AT_A_TABLE)
 
     def finished_daily(
         self, row: GameRow, actions: tuple[tuple[int, str], ...], final: Any
@@ -445,9 +453,9 @@ class Games:
         """Rank a seat's legal actions (409 when it is not to act, or at a table whose
         creator has not allowed hints)."""
         if live.state.to_move != seat:
-            raise HTTPException(409, NOT_YOUR_TURN)
+            raise Conflict(NOT_YOUR_TURN)
         if not await asyncio.to_thread(self.store.tables.hints_allowed, live.row.id):
-            raise HTTPException(409, HINTS_OFF)
+            raise Conflict(HINTS_OFF)
         row = live.row
         args = (row.game, row.seed, row.actions, seat)
         return await self.in_pool(client, row.id, hint_for, *args, shortens=False)
@@ -461,12 +469,12 @@ class Games:
         row = live.row
         rules = game(row.game)
         if live.state.to_move is not None:
-            raise HTTPException(409, NOT_OVER)
+            raise Conflict(NOT_OVER)
         mine = [i for i, (seat, _) in enumerate(row.actions) if seat == HUMAN]
         if decision >= len(mine):
             why = Msg("this deal has no decision %(n)d of yours: it has %(total)d",
                       n=decision, total=len(mine))  # fmt: skip
-            raise HTTPException(422, why)
+            raise Invalid(why)
         self.limit("create", client)
         at = mine[decision]
         origin = {"from": row.id, "action": at,
@@ -484,9 +492,9 @@ class Games:
     def record(self, live: Live) -> dict[str, Any]:
         """Return the deal record once the deal is over (409 before)."""
         if not game(live.row.game).is_over(live.state):
-            raise HTTPException(409, NOT_OVER)
+            raise Conflict(NOT_OVER)
         if not is_revealed(live.row):
-            raise HTTPException(409, UNREVEALED)
+            raise Conflict(UNREVEALED)
         held = [s.seat for s in self.store.tables.seats(live.row.id) if s.token_hash is not None]
         return at_table(record_of(live.row), held, self.store.presence.marks(live.row.id))
 

@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -33,6 +33,7 @@ from tarocchi.web.api import Games, make_router, prepare_worker
 from tarocchi.web.daily import make_router as daily_routes
 from tarocchi.web.daily import publish_ahead
 from tarocchi.web.driver import Driver
+from tarocchi.web.errors import NotFound, Refused, Unauthenticated, Unavailable, status
 from tarocchi.web.history import make_router as history_routes
 from tarocchi.web.lang import language, render
 from tarocchi.web.lessons import LESSONS, Lesson
@@ -236,12 +237,23 @@ def add_error_handlers(app: FastAPI) -> None:
             return page
         return JSONResponse({"detail": detail}, exc.status_code, headers=headers)
 
+    @app.exception_handler(Refused)
+    async def refused(request: Request, exc: Refused) -> Response:
+        """A request the service refuses: its kind's status, and the headers that tell the
+        client what to do (when to try again, how to say who it is)."""
+        headers = {}
+        if exc.retry_after is not None:
+            headers["Retry-After"] = str(exc.retry_after)
+        if isinstance(exc, Unauthenticated) and exc.bearer:
+            headers["WWW-Authenticate"] = "Bearer"
+        error = StarletteHTTPException(status(exc), exc.reason, headers or None)
+        return await translated_error(request, error)
+
     @app.exception_handler(StoreUnavailable)
     async def store_unavailable(request: Request, exc: StoreUnavailable) -> Response:
         """The database is down or restarting: nothing was changed, the client may retry."""
         busy = Msg("the games' database is unavailable for a moment; try again shortly")
-        retry = {"Retry-After": str(STORE_RETRY_AFTER_S)}
-        return await translated_error(request, StarletteHTTPException(503, busy, retry))
+        return await refused(request, Unavailable(busy, STORE_RETRY_AFTER_S))
 
     @app.exception_handler(Exception)
     async def crashed(request: Request, exc: Exception) -> Response:
@@ -339,12 +351,12 @@ def add_routes(app: FastAPI) -> None:
         """One card drawn as SVG (or `back`), its words in `lang` (a query parameter, not
         the reader's cookie or headers, so each URL always holds the same image)."""
         if game_name not in GAMES:
-            raise HTTPException(404, Msg("no such game"))
+            raise NotFound(Msg("no such game"))
         lang = match([lang]) or DEFAULT
         try:
             image = card_back_svg(game_name) if code == "back" else card_svg(game_name, code, lang)
         except ValueError:
-            raise HTTPException(404, Msg("no such card")) from None
+            raise NotFound(Msg("no such card")) from None
         return Response(image, media_type="image/svg+xml",
                         headers={"Cache-Control": "public, max-age=86400"})  # fmt: skip
 
@@ -355,7 +367,7 @@ def add_routes(app: FastAPI) -> None:
         """The cards of a game's pack: code, names (in the reader's language, English and
         Italian), suit and points (public data)."""
         if game_name not in GAMES:
-            raise HTTPException(404, Msg("no such game"))
+            raise NotFound(Msg("no such game"))
         rules = game(game_name)
         tr = translator(language(request))
         return {
@@ -372,7 +384,7 @@ def add_routes(app: FastAPI) -> None:
 def table_page(request: Request, game_name: str, lesson: Lesson | None) -> Response:
     """Render the table of a game, for a real deal or (with a lesson) the guided one."""
     if game_name not in GAMES:
-        raise HTTPException(404, Msg("no such game"))
+        raise NotFound(Msg("no such game"))
     rules = game(game_name)
     return render(request, "play.html", {"game": game_name, "title": rules.title,
                   "index_height": INDEX_HEIGHT, "index_width": INDEX_WIDTH,

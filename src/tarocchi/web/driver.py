@@ -32,11 +32,10 @@ import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from fastapi import HTTPException
-
 from tarocchi.games import game
 from tarocchi.record import now
 from tarocchi.web.api import AI_SEATS, HUMAN, Games, outcome, table_turns
+from tarocchi.web.errors import Refused
 from tarocchi.web.store import StoreUnavailable
 from tarocchi.web.store.presence import AWAY, Clock, mark
 
@@ -125,7 +124,7 @@ class Driver:
             try:
                 if not await self.turn(game_id):
                     return
-            except (StoreUnavailable, HTTPException) as e:  # the database or the AI away
+            except (StoreUnavailable, Refused) as e:  # the database or the AI away
                 LOG.warning("table %s: the AI's turn failed (%s); trying again", game_id, e)
                 await asyncio.sleep(RETRY_S)
 

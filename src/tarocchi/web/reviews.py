@@ -33,7 +33,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from tarocchi.cards import team_of
@@ -66,6 +66,7 @@ from tarocchi.web.api import (
     record_of,
     reply,
 )
+from tarocchi.web.errors import Conflict, NotFound
 from tarocchi.web.lang import language
 from tarocchi.web.models import AiDeal, ReviewState, errors_for
 from tarocchi.web.store import GameRow, Store, StoreUnavailable
@@ -375,7 +376,7 @@ def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request],
         service = games(request)
         live = await service.load(game_id, auth, fresh=True, seats=True)
         if not live.row.over or live.state.to_move is not None:
-            raise HTTPException(409, NOT_OVER)
+            raise Conflict(NOT_OVER)
         seat = await service.seat_of(live.row, auth)
         reviews = reviewer(request).store.reviews
         rv = await asyncio.to_thread(reviews.get, game_id, seat)
@@ -384,7 +385,7 @@ def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request],
             reviewer(request).wake.set()
             rv = await asyncio.to_thread(reviews.get, game_id, seat)
         if rv is None:
-            raise HTTPException(404, Msg("no such game"))
+            raise NotFound(Msg("no such game"))
         return live, rv, seat
 
     @router.post("/games/{game_id}/review", status_code=202, response_model=ReviewState,
@@ -419,9 +420,9 @@ def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request],
         once the deal is over and the AI has played it (409 before)."""
         live, rv, seat = await finished(request, game_id, auth)
         if not rv.ai:
-            raise HTTPException(409, Msg("the AI has not played your cards yet"))
+            raise Conflict(Msg("the AI has not played your cards yet"))
         if not is_revealed(live.row):  # its record holds the seed
-            raise HTTPException(409, UNREVEALED)
+            raise Conflict(UNREVEALED)
         tr = translator(language(request))
         data = await asyncio.to_thread(ai_deal, live.row, rv.ai, tr, seat)
         return reply(data)
