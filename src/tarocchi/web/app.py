@@ -29,12 +29,13 @@ from starlette.routing import BaseRoute, Match, Mount
 from tarocchi.games import GAMES, game
 from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, nmsg, translator
 from tarocchi.web import live, tables, watch
-from tarocchi.web.api import Games, make_router, prepare_worker
+from tarocchi.web.api import make_router
 from tarocchi.web.daily import make_router as daily_routes
 from tarocchi.web.daily import publish_ahead
 from tarocchi.web.driver import Driver
 from tarocchi.web.errors import NotFound, Refused, Unauthenticated, Unavailable, status
 from tarocchi.web.history import make_router as history_routes
+from tarocchi.web.jobs import prepare_worker
 from tarocchi.web.lang import language, render
 from tarocchi.web.lessons import LESSONS, Lesson
 from tarocchi.web.lessons import LEVEL as LESSON_LEVEL
@@ -51,6 +52,7 @@ from tarocchi.web.reviews import (
     Reviewer,
 )
 from tarocchi.web.reviews import make_router as review_routes
+from tarocchi.web.service import Games
 from tarocchi.web.store import Store, StoreUnavailable, default_url
 from tarocchi.web.store.retention import Retention, keep_tidy
 from tarocchi.web.svg import INDEX_HEIGHT, INDEX_WIDTH, card_back_svg, card_svg

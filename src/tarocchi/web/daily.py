@@ -28,8 +28,9 @@ from tarocchi import daily
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import TrickGame
 from tarocchi.i18n import Msg, Translator, from_recipe, recipe, translator
-from tarocchi.web.api import HUMAN, Games, position, reply, view_json
+from tarocchi.web.api import reply
 from tarocchi.web.errors import Conflict, NotFound, Refused
+from tarocchi.web.jobs import HUMAN
 from tarocchi.web.lang import language, render
 from tarocchi.web.models import (
     DailyCreated,
@@ -42,6 +43,7 @@ from tarocchi.web.models import (
 )
 from tarocchi.web.players import CurrentPlayer, IssuedPlayer, client_of, known
 from tarocchi.web.reviews import restored
+from tarocchi.web.service import Games, position, view_json
 from tarocchi.web.store import GameRow, Store, StoreUnavailable
 from tarocchi.web.store.players import Player
 

@@ -34,8 +34,9 @@ from datetime import UTC, datetime, timedelta
 
 from tarocchi.games import game
 from tarocchi.record import now
-from tarocchi.web.api import AI_SEATS, HUMAN, Games, outcome, table_turns
 from tarocchi.web.errors import Refused
+from tarocchi.web.jobs import AI_SEATS, HUMAN, table_turns
+from tarocchi.web.service import Games, outcome
 from tarocchi.web.store import StoreUnavailable
 from tarocchi.web.store.presence import AWAY, Clock, mark
 

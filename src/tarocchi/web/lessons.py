@@ -27,12 +27,14 @@ from tarocchi.games import game
 from tarocchi.games.base import View, led_suit
 from tarocchi.i18n import SEATS, Msg, translator
 from tarocchi.match import turn_seed
-from tarocchi.web.api import HUMAN, Auth, GameId, Games, Live, view_json
+from tarocchi.web.api import Auth, GameId
 from tarocchi.web.errors import Conflict
+from tarocchi.web.jobs import HUMAN
 from tarocchi.web.lang import language
 from tarocchi.web.models import MAX_VERSION, Action, Moved, errors_for
 from tarocchi.web.models import Lesson as LessonModel
 from tarocchi.web.players import client_of
+from tarocchi.web.service import Games, Live, view_json
 
 # what a step says when it holds: its text and the cards it marks (a mask), or None
 Says = Callable[[View], tuple[Msg, int] | None]

@@ -54,11 +54,12 @@ from tarocchi.games import game
 from tarocchi.games.replay import replay
 from tarocchi.i18n import Msg, Translator, translator
 from tarocchi.views import view
-from tarocchi.web.api import GameId, seat_json, tell
+from tarocchi.web.api import GameId
 from tarocchi.web.driver import SEEN_S, Driver, absent
 from tarocchi.web.errors import Refused, TooMany, Unauthenticated, status
 from tarocchi.web.lang import language
 from tarocchi.web.models import Act, Agree, Handover, Hello, Ping
+from tarocchi.web.service import seat_json, tell
 from tarocchi.web.store import GameRow, Store, StoreUnavailable
 from tarocchi.web.store.presence import HANDED, stamp
 from tarocchi.web.store.tables import TABLE

@@ -54,21 +54,12 @@ from tarocchi.review import (
     value,
 )
 from tarocchi.views import history
-from tarocchi.web.api import (
-    HUMAN,
-    NOT_OVER,
-    UNREVEALED,
-    Auth,
-    GameId,
-    Games,
-    Live,
-    is_revealed,
-    record_of,
-    reply,
-)
+from tarocchi.web.api import Auth, GameId, reply
 from tarocchi.web.errors import Conflict, NotFound
+from tarocchi.web.jobs import HUMAN
 from tarocchi.web.lang import language
 from tarocchi.web.models import AiDeal, ReviewState, errors_for
+from tarocchi.web.service import NOT_OVER, UNREVEALED, Games, Live, is_revealed, record_of
 from tarocchi.web.store import GameRow, Store, StoreUnavailable
 from tarocchi.web.store.reviews import ReviewRow
 from tarocchi.web.workers import AiPool, Unavailable

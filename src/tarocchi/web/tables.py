@@ -33,21 +33,9 @@ from tarocchi.games import game
 from tarocchi.games.base import IllegalAction
 from tarocchi.i18n import Msg, Translator, from_recipe, recipe
 from tarocchi.record import now
-from tarocchi.web.api import (
-    DEAL_OVER,
-    HUMAN,
-    NO_GAME,
-    NOT_OVER,
-    NOT_YOUR_TURN,
-    SEED_BITS,
-    WRONG_TOKEN,
-    Auth,
-    GameId,
-    Games,
-    outcome,
-    reply,
-)
+from tarocchi.web.api import Auth, GameId, reply
 from tarocchi.web.errors import Conflict, Forbidden, NotFound
+from tarocchi.web.jobs import HUMAN
 from tarocchi.web.models import (
     Invitation,
     Seats,
@@ -55,6 +43,16 @@ from tarocchi.web.models import (
     Secret,
     TableSettings,
     errors_for,
+)
+from tarocchi.web.service import (
+    DEAL_OVER,
+    NO_GAME,
+    NOT_OVER,
+    NOT_YOUR_TURN,
+    SEED_BITS,
+    WRONG_TOKEN,
+    Games,
+    outcome,
 )
 from tarocchi.web.store import GameRow, token_hash
 from tarocchi.web.store.tables import Followed

@@ -30,12 +30,13 @@ from tarocchi.games.replay import replay
 from tarocchi.i18n import Msg, Translator, translator
 from tarocchi.record import now
 from tarocchi.views import public_view, to_json
-from tarocchi.web.api import DEFAULT_LEVEL, SEED_BITS, GameId, Games, record_of, reply
+from tarocchi.web.api import GameId, reply
 from tarocchi.web.errors import NotFound
 from tarocchi.web.lang import language, render
 from tarocchi.web.live import Closed, close, receive
 from tarocchi.web.models import NewGame, Watched, errors_for
 from tarocchi.web.players import client_of
+from tarocchi.web.service import DEFAULT_LEVEL, SEED_BITS, Games, record_of
 from tarocchi.web.store import GameRow, Store, token_hash
 from tarocchi.web.tables import Tables
 
