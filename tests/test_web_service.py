@@ -14,6 +14,7 @@ SERVICE = (
     "tarocchi.web.service",
     "tarocchi.web.jobs",
     "tarocchi.web.errors",
+    "tarocchi.web.settings",
     "tarocchi.web.driver",
 )
 FRAMEWORKS = ("fastapi", "starlette")

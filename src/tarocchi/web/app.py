@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -53,7 +53,8 @@ from tarocchi.web.reviews import (
 )
 from tarocchi.web.reviews import make_router as review_routes
 from tarocchi.web.service import Games
-from tarocchi.web.store import Store, StoreUnavailable, default_url
+from tarocchi.web.settings import Settings
+from tarocchi.web.store import Store, StoreUnavailable
 from tarocchi.web.store.retention import Retention, keep_tidy
 from tarocchi.web.svg import INDEX_HEIGHT, INDEX_WIDTH, card_back_svg, card_svg
 from tarocchi.web.workers import RETRY_AFTER_S, AiPool
@@ -96,7 +97,6 @@ AI_NICENESS = 10
 # seconds a client is told to wait when the database is down or restarting
 STORE_RETRY_AFTER_S = 2
 READY_TIMEOUT_S = 10.0  # an AI pool that cannot run a trivial job in this time is not ready
-TIMING_ENV = "TAROCCHI_SERVER_TIMING"  # 1: answers carry Server-Timing (benchmarks only)
 # URL prefixes that answer JSON (or an image) even for errors: the rest are pages
 NOT_PAGES = ("/api/", "/cards/", "/static/", "/openapi.json", "/healthz", "/readyz")
 
@@ -124,41 +124,47 @@ def error_page(request: Request, status: int, detail: str) -> Response:
 
 def create_app(
     db_path: Path | str | None = None,
-    ai_workers: int = 2,
+    ai_workers: int | None = None,
     rates: Rates | None = None,
     retention: Retention | None = None,
     timing: bool | None = None,
     on_ready: Callable[[], None] | None = None,
+    settings: Settings | None = None,
 ) -> FastAPI:
-    """Return the app; games are stored in db_path, a SQLite file or a postgresql:// URL
-    (default: $TAROCCHI_DB or ./tarocchi.sqlite3) and deleted by the retention (default:
-    from the environment); AI moves run in a pool of ai_workers processes; rates are the
-    limits of creation and hints per client (default: tarocchi.web.rates'); with timing
-    (default: $TAROCCHI_SERVER_TIMING is 1), answers tell the server's and the AI's time,
-    for benchmarks only (see tarocchi.web.middleware.Headers); on_ready is called once the
-    app is about to answer (its AI workers started)."""
-    db = db_path if db_path is not None else default_url()
-    if timing is None:
-        timing = os.environ.get(TIMING_ENV) == "1"
-    keep = retention or Retention.from_environment()
+    """Return the app, run with its settings (default: from the environment, built here
+    once; see tarocchi.web.settings), the arguments given overriding them: games are stored
+    in db_path, a SQLite file or a postgresql:// URL, and deleted by the retention; AI moves
+    run in a pool of ai_workers processes; rates are the limits of creation and hints per
+    client (default: tarocchi.web.rates'); with timing, answers tell the server's and the
+    AI's time, for benchmarks only (see tarocchi.web.middleware.Headers); on_ready is called
+    once the app is about to answer (its AI workers started)."""
+    given: dict[str, Any] = {
+        "db": None if db_path is None else str(db_path),
+        "ai_workers": ai_workers,
+        "retention": retention,
+        "timing": timing,
+    }
+    chosen = {name: value for name, value in given.items() if value is not None}
+    run = replace(settings or Settings.from_environment(), **chosen)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(db)
+        store = Store(run.db, run.db_pool)
         store.upgrade()
-        pool = AiPool(ai_workers, prepare_worker, (AI_NICENESS,))
+        pool = AiPool(run.ai_workers, prepare_worker, (AI_NICENESS,))
         await pool.start()
         app.state.games = Games(store, pool, rates)
         # the reviews' own process, started on its first job
         review_pool = AiPool(1, prepare_worker, (REVIEW_NICENESS,), REVIEW_DEADLINE_S)
-        app.state.reviewer = reviewer = Reviewer(store, review_pool)
+        app.state.reviewer = reviewer = Reviewer(store, review_pool, run.review_lease_s)
         app.state.games.ended = reviewer.ended
         # friends' tables: their seats, the AI in the seats nobody holds, the live channels
         app.state.tables = tables.Tables(app.state.games)
-        driver = Driver(app.state.games)
+        driver = Driver(app.state.games, run.table_lease_s, run.away_grace_s, run.watch_pace_s)
         app.state.tables.moved = driver.kick
         app.state.channels = live.Channels(app.state.tables, driver)
-        tasks = [asyncio.create_task(keep_tidy(store, keep)), asyncio.create_task(reviewer.run()),
+        tasks = [asyncio.create_task(keep_tidy(store, run.retention)),
+                 asyncio.create_task(reviewer.run()),
                  asyncio.create_task(publish_ahead(store))]  # fmt: skip
         if on_ready is not None:
             on_ready()  # the AI workers are up: the app answers from now on
@@ -191,7 +197,7 @@ def create_app(
     app.add_middleware(BodyLimit)
     app.add_middleware(DeviceCookie)
     app.add_middleware(Door)
-    app.add_middleware(Headers, timing=timing)
+    app.add_middleware(Headers, timing=run.timing)
     app.add_middleware(Head)
 
     add_error_handlers(app)

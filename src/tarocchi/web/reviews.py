@@ -64,8 +64,6 @@ from tarocchi.web.store import GameRow, Store, StoreUnavailable
 from tarocchi.web.store.reviews import ReviewRow
 from tarocchi.web.workers import AiPool, Unavailable
 
-LEASE_ENV = "TAROCCHI_REVIEW_LEASE_S"
-LEASE_S = 30.0  # a dead process's review waits this long before another takes it up
 POLL_S = 2.0  # how often an idle process looks for work another process left or asked for
 REVIEW_NICENESS = 19  # below the AI pool's: a live turn's search always goes first
 # one job values one decision (about a second) or plays the AI's line (a whole deal of
@@ -156,10 +154,11 @@ class Reviewer:
     """A server process's share of the reviews: it claims reviews with work left, one at a
     time, and works on each while it holds its lease."""
 
-    def __init__(self, store: Store, pool: AiPool, lease_s: float | None = None) -> None:
+    def __init__(self, store: Store, pool: AiPool, lease_s: float) -> None:
+        """Work on a store's reviews in a pool, a dead process's after lease_s."""
         self.store = store
         self.pool = pool
-        self.lease_s = lease_s or float(os.environ.get(LEASE_ENV) or LEASE_S)
+        self.lease_s = lease_s
         self.owner = f"{os.getpid()}-{secrets.token_hex(6)}"
         self.wake = asyncio.Event()
         self.tasks: set[asyncio.Task[None]] = set()  # rows being made (held until done)
