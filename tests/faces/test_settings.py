@@ -40,6 +40,13 @@ def test_a_bad_value_is_refused_with_its_variable(variable: str, value: str) -> 
         Settings.from_environment({variable: value})
 
 
+def test_settings_made_in_code_hold_the_same_bounds() -> None:
+    with pytest.raises(ValueError, match="away_grace_s"):
+        Settings(away_grace_s=0)
+    with pytest.raises(ValueError, match="ai_workers"):
+        Settings(ai_workers=-1)
+
+
 def test_serve_refuses_a_bad_setting_before_it_starts(
     monkeypatch: pytest.MonkeyPatch, tmp_path: object, capsys: pytest.CaptureFixture[str]
 ) -> None:
