@@ -22,8 +22,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from tarocchi.web.api import position
 from tarocchi.web.daily import results
+from tarocchi.web.service import position
 from tarocchi.web.store import GameRow, Store
 from tarocchi.web.store.schema import daily_choices, daily_tries
 

@@ -281,11 +281,12 @@ def serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from tarocchi.web.app import TIMING_ENV, create_app
+    from tarocchi.web.app import create_app
     from tarocchi.web.connections import Bounded
     from tarocchi.web.live import MAX_MESSAGE
+    from tarocchi.web.settings import AI_WORKERS_ENV, TIMING_ENV, Settings
     from tarocchi.web.store import DB_ENV, database_url, default_url
-    from tarocchi.web.store.retention import FINISHED_ENV, UNFINISHED_ENV, Retention
+    from tarocchi.web.store.retention import FINISHED_ENV, UNFINISHED_ENV
 
     db = args.db or default_url()
     # the settings go through the environment: that is all a --workers process receives
@@ -297,7 +298,7 @@ def serve(args: argparse.Namespace) -> int:
     if args.server_timing:
         os.environ[TIMING_ENV] = "1"
     try:
-        Retention.from_environment()
+        Settings.from_environment()  # a bad setting stops serve here, named
         limits = Limits(args.header_bytes, args.request_timeout, args.keep_alive,
                         args.client_connections, args.ws_ping)  # fmt: skip
     except ValueError as e:
@@ -336,7 +337,6 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
-AI_WORKERS_ENV = "TAROCCHI_AI_WORKERS"
 SUPERVISOR_ENV = "TAROCCHI_SUPERVISOR"  # the pid of `serve --workers`'s first process
 
 
@@ -350,7 +350,7 @@ def app_from_environment() -> FastAPI:
     from tarocchi.web.workers import die_with_parent
 
     die_with_parent(int(os.environ[SUPERVISOR_ENV]))
-    return create_app(ai_workers=int(os.environ[AI_WORKERS_ENV]))
+    return create_app()  # its settings from the environment serve set
 
 
 def upgrade_db(db: str | None) -> int:

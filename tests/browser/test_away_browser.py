@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tarocchi.web.driver import GRACE_ENV
+from tarocchi.web.settings import GRACE_ENV
 from tests.browser.conftest import SHOTS
 from tests.browser.test_friends_browser import OVER, friend_page, play_some
 from tests.browser.test_play_browser import open_table

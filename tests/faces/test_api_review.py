@@ -19,7 +19,7 @@ from tarocchi.match import play_deal
 from tarocchi.packs.piemontese import PACK
 from tarocchi.record import make_record
 from tarocchi.review import AiLine, ai_to_json, plan, review, table_level, to_json, value
-from tarocchi.web.api import hint_for
+from tarocchi.web.jobs import hint_for
 from tarocchi.web.reviews import first_difference
 from tarocchi.web.store.schema import games
 from tests.conftest import BACKENDS, api_client, store_of

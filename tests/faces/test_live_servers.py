@@ -27,7 +27,9 @@ from websockets.sync.client import connect as ws_connect
 
 from tarocchi.games import game
 from tarocchi.games.replay import replay
-from tarocchi.web.driver import GRACE_ENV, LEASE_ENV, SEEN_S
+from tarocchi.web.driver import SEEN_S
+from tarocchi.web.settings import GRACE_ENV
+from tarocchi.web.settings import TABLE_LEASE_ENV as LEASE_ENV
 from tarocchi.web.store import Store
 from tests.conftest import Postgres, free_port, start_server, stop_server
 from tests.faces.test_live import Seat

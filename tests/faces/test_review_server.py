@@ -16,7 +16,7 @@ import pytest
 
 from tarocchi.i18n import translator
 from tarocchi.review import review, to_json
-from tarocchi.web.reviews import LEASE_ENV
+from tarocchi.web.settings import REVIEW_LEASE_ENV as LEASE_ENV
 from tarocchi.web.store import Store
 from tests.conftest import Postgres, free_port, start_server, stop_server
 from tests.faces.test_server import workers

@@ -20,7 +20,7 @@ from tarocchi.games import game
 from tarocchi.games.replay import replay
 from tarocchi.record import now
 from tarocchi.views import view
-from tarocchi.web.api import hint_of
+from tarocchi.web.jobs import hint_of
 from tests.conftest import BACKENDS, api_client, auth, store_of
 from tests.faces.test_live import GAME, Seat, live, new_table, words
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -29,11 +29,13 @@ from starlette.routing import BaseRoute, Match, Mount
 from tarocchi.games import GAMES, game
 from tarocchi.i18n import DEFAULT, N_, Msg, joined, match, nmsg, translator
 from tarocchi.web import live, tables, watch
-from tarocchi.web.api import Games, make_router, prepare_worker
+from tarocchi.web.api import make_router
 from tarocchi.web.daily import make_router as daily_routes
 from tarocchi.web.daily import publish_ahead
 from tarocchi.web.driver import Driver
+from tarocchi.web.errors import NotFound, Refused, Unauthenticated, Unavailable, status
 from tarocchi.web.history import make_router as history_routes
+from tarocchi.web.jobs import prepare_worker
 from tarocchi.web.lang import language, render
 from tarocchi.web.lessons import LESSONS, Lesson
 from tarocchi.web.lessons import LEVEL as LESSON_LEVEL
@@ -50,7 +52,9 @@ from tarocchi.web.reviews import (
     Reviewer,
 )
 from tarocchi.web.reviews import make_router as review_routes
-from tarocchi.web.store import Store, StoreUnavailable, default_url
+from tarocchi.web.service import Games
+from tarocchi.web.settings import Settings
+from tarocchi.web.store import Store, StoreUnavailable
 from tarocchi.web.store.retention import Retention, keep_tidy
 from tarocchi.web.svg import INDEX_HEIGHT, INDEX_WIDTH, card_back_svg, card_svg
 from tarocchi.web.workers import RETRY_AFTER_S, AiPool
@@ -93,7 +97,6 @@ AI_NICENESS = 10
 # seconds a client is told to wait when the database is down or restarting
 STORE_RETRY_AFTER_S = 2
 READY_TIMEOUT_S = 10.0  # an AI pool that cannot run a trivial job in this time is not ready
-TIMING_ENV = "TAROCCHI_SERVER_TIMING"  # 1: answers carry Server-Timing (benchmarks only)
 # URL prefixes that answer JSON (or an image) even for errors: the rest are pages
 NOT_PAGES = ("/api/", "/cards/", "/static/", "/openapi.json", "/healthz", "/readyz")
 
@@ -121,41 +124,47 @@ def error_page(request: Request, status: int, detail: str) -> Response:
 
 def create_app(
     db_path: Path | str | None = None,
-    ai_workers: int = 2,
+    ai_workers: int | None = None,
     rates: Rates | None = None,
     retention: Retention | None = None,
     timing: bool | None = None,
     on_ready: Callable[[], None] | None = None,
+    settings: Settings | None = None,
 ) -> FastAPI:
-    """Return the app; games are stored in db_path, a SQLite file or a postgresql:// URL
-    (default: $TAROCCHI_DB or ./tarocchi.sqlite3) and deleted by the retention (default:
-    from the environment); AI moves run in a pool of ai_workers processes; rates are the
-    limits of creation and hints per client (default: tarocchi.web.rates'); with timing
-    (default: $TAROCCHI_SERVER_TIMING is 1), answers tell the server's and the AI's time,
-    for benchmarks only (see tarocchi.web.middleware.Headers); on_ready is called once the
-    app is about to answer (its AI workers started)."""
-    db = db_path if db_path is not None else default_url()
-    if timing is None:
-        timing = os.environ.get(TIMING_ENV) == "1"
-    keep = retention or Retention.from_environment()
+    """Return the app, run with its settings (default: from the environment, built here
+    once; see tarocchi.web.settings), the arguments given overriding them: games are stored
+    in db_path, a SQLite file or a postgresql:// URL, and deleted by the retention; AI moves
+    run in a pool of ai_workers processes; rates are the limits of creation and hints per
+    client (default: tarocchi.web.rates'); with timing, answers tell the server's and the
+    AI's time, for benchmarks only (see tarocchi.web.middleware.Headers); on_ready is called
+    once the app is about to answer (its AI workers started)."""
+    given: dict[str, Any] = {
+        "db": None if db_path is None else str(db_path),
+        "ai_workers": ai_workers,
+        "retention": retention,
+        "timing": timing,
+    }
+    chosen = {name: value for name, value in given.items() if value is not None}
+    run = replace(settings or Settings.from_environment(), **chosen)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(db)
+        store = Store(run.db, run.db_pool)
         store.upgrade()
-        pool = AiPool(ai_workers, prepare_worker, (AI_NICENESS,))
+        pool = AiPool(run.ai_workers, prepare_worker, (AI_NICENESS,))
         await pool.start()
         app.state.games = Games(store, pool, rates)
         # the reviews' own process, started on its first job
         review_pool = AiPool(1, prepare_worker, (REVIEW_NICENESS,), REVIEW_DEADLINE_S)
-        app.state.reviewer = reviewer = Reviewer(store, review_pool)
+        app.state.reviewer = reviewer = Reviewer(store, review_pool, run.review_lease_s)
         app.state.games.ended = reviewer.ended
         # friends' tables: their seats, the AI in the seats nobody holds, the live channels
         app.state.tables = tables.Tables(app.state.games)
-        driver = Driver(app.state.games)
+        driver = Driver(app.state.games, run.table_lease_s, run.away_grace_s, run.watch_pace_s)
         app.state.tables.moved = driver.kick
         app.state.channels = live.Channels(app.state.tables, driver)
-        tasks = [asyncio.create_task(keep_tidy(store, keep)), asyncio.create_task(reviewer.run()),
+        tasks = [asyncio.create_task(keep_tidy(store, run.retention)),
+                 asyncio.create_task(reviewer.run()),
                  asyncio.create_task(publish_ahead(store))]  # fmt: skip
         if on_ready is not None:
             on_ready()  # the AI workers are up: the app answers from now on
@@ -188,7 +197,7 @@ def create_app(
     app.add_middleware(BodyLimit)
     app.add_middleware(DeviceCookie)
     app.add_middleware(Door)
-    app.add_middleware(Headers, timing=timing)
+    app.add_middleware(Headers, timing=run.timing)
     app.add_middleware(Head)
 
     add_error_handlers(app)
@@ -236,12 +245,23 @@ def add_error_handlers(app: FastAPI) -> None:
             return page
         return JSONResponse({"detail": detail}, exc.status_code, headers=headers)
 
+    @app.exception_handler(Refused)
+    async def refused(request: Request, exc: Refused) -> Response:
+        """A request the service refuses: its kind's status, and the headers that tell the
+        client what to do (when to try again, how to say who it is)."""
+        headers = {}
+        if exc.retry_after is not None:
+            headers["Retry-After"] = str(exc.retry_after)
+        if isinstance(exc, Unauthenticated) and exc.bearer:
+            headers["WWW-Authenticate"] = "Bearer"
+        error = StarletteHTTPException(status(exc), exc.reason, headers or None)
+        return await translated_error(request, error)
+
     @app.exception_handler(StoreUnavailable)
     async def store_unavailable(request: Request, exc: StoreUnavailable) -> Response:
         """The database is down or restarting: nothing was changed, the client may retry."""
         busy = Msg("the games' database is unavailable for a moment; try again shortly")
-        retry = {"Retry-After": str(STORE_RETRY_AFTER_S)}
-        return await translated_error(request, StarletteHTTPException(503, busy, retry))
+        return await refused(request, Unavailable(busy, STORE_RETRY_AFTER_S))
 
     @app.exception_handler(Exception)
     async def crashed(request: Request, exc: Exception) -> Response:
@@ -339,12 +359,12 @@ def add_routes(app: FastAPI) -> None:
         """One card drawn as SVG (or `back`), its words in `lang` (a query parameter, not
         the reader's cookie or headers, so each URL always holds the same image)."""
         if game_name not in GAMES:
-            raise HTTPException(404, Msg("no such game"))
+            raise NotFound(Msg("no such game"))
         lang = match([lang]) or DEFAULT
         try:
             image = card_back_svg(game_name) if code == "back" else card_svg(game_name, code, lang)
         except ValueError:
-            raise HTTPException(404, Msg("no such card")) from None
+            raise NotFound(Msg("no such card")) from None
         return Response(image, media_type="image/svg+xml",
                         headers={"Cache-Control": "public, max-age=86400"})  # fmt: skip
 
@@ -355,7 +375,7 @@ def add_routes(app: FastAPI) -> None:
         """The cards of a game's pack: code, names (in the reader's language, English and
         Italian), suit and points (public data)."""
         if game_name not in GAMES:
-            raise HTTPException(404, Msg("no such game"))
+            raise NotFound(Msg("no such game"))
         rules = game(game_name)
         tr = translator(language(request))
         return {
@@ -372,7 +392,7 @@ def add_routes(app: FastAPI) -> None:
 def table_page(request: Request, game_name: str, lesson: Lesson | None) -> Response:
     """Render the table of a game, for a real deal or (with a lesson) the guided one."""
     if game_name not in GAMES:
-        raise HTTPException(404, Msg("no such game"))
+        raise NotFound(Msg("no such game"))
     rules = game(game_name)
     return render(request, "play.html", {"game": game_name, "title": rules.title,
                   "index_height": INDEX_HEIGHT, "index_width": INDEX_WIDTH,

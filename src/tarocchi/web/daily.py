@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, HTTPException, Path, Request
+from fastapi import APIRouter, Body, Path, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.responses import Response
 
@@ -28,7 +28,9 @@ from tarocchi import daily
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import TrickGame
 from tarocchi.i18n import Msg, Translator, from_recipe, recipe, translator
-from tarocchi.web.api import HUMAN, Games, position, reply, view_json
+from tarocchi.web.api import reply
+from tarocchi.web.errors import Conflict, NotFound, Refused
+from tarocchi.web.jobs import HUMAN
 from tarocchi.web.lang import language, render
 from tarocchi.web.models import (
     DailyCreated,
@@ -41,6 +43,7 @@ from tarocchi.web.models import (
 )
 from tarocchi.web.players import CurrentPlayer, IssuedPlayer, client_of, known
 from tarocchi.web.reviews import restored
+from tarocchi.web.service import Games, position, view_json
 from tarocchi.web.store import GameRow, Store, StoreUnavailable
 from tarocchi.web.store.players import Player
 
@@ -151,7 +154,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
     async def day_of(request: Request, game_name: str, day: date) -> Day:
         found = await asyncio.to_thread(published, store_of(request), game_name, day)
         if found is None:
-            raise HTTPException(404, NO_SUCH_DAY)
+            raise NotFound(NO_SUCH_DAY)
         return found
 
     async def scored_results(request: Request, player: Player | None, game_name: str, day: date
@@ -162,10 +165,10 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         store = store_of(request)
         mine = await asyncio.to_thread(store.daily.scored, game_name, day.isoformat(), who)
         if mine is None or mine.margin is None:
-            raise HTTPException(409, NOT_YET)
+            raise Conflict(NOT_YET)
         row = await asyncio.to_thread(store.get, mine.game_id)
         if row is None:  # its game was deleted (retention): the ranking stays, not the field
-            raise HTTPException(404, NO_SUCH_DAY)
+            raise NotFound(NO_SUCH_DAY)
         await ask_review(request, row)
         return await asyncio.to_thread(results, store, row, mine.margin)
 
@@ -231,7 +234,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
     async def get_standings(game_name: Game, day: date, request: Request) -> JSONResponse:
         """Return a past day's final standings, best first (409 while the day lasts)."""
         if day >= today():
-            raise HTTPException(409, DAY_NOT_OVER)
+            raise Conflict(DAY_NOT_OVER)
         await day_of(request, game_name, day)
         return reply(await asyncio.to_thread(standings, store_of(request), game_name, day))
 
@@ -247,7 +250,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         be left out (the replay derives them)."""
         shown = (await day_of(request, game_name, day)).json()
         if shown["seed"] is None:
-            raise HTTPException(409, NOT_REVEALED)
+            raise Conflict(NOT_REVEALED)
         service = games(request)
         client = client_of(request)
         service.limit("create", client)  # it plays the day's AI, as a deal does
@@ -316,8 +319,8 @@ def add_pages(
         tr = translator(language(request))
         try:
             found = await scored_results(request, player, game_name, day)
-        except HTTPException as e:
-            found = {"why": tr.text(e.detail)}
+        except Refused as e:
+            found = {"why": tr.text(e.reason)}
         for d in found.get("decisions", ()):  # each action named in the reader's language
             d["made_label"] = named(rules, d["made"], tr)
             for c in d["choices"]:
@@ -332,7 +335,7 @@ def add_pages(
         """Check a day's revealed seed against its commitment and show the deal it deals."""
         found = await asyncio.to_thread(published, store_of(request), game_name, day)
         if found is None:
-            raise HTTPException(404, NO_SUCH_DAY)
+            raise NotFound(NO_SUCH_DAY)
         shown = found.json()
         checked = None
         if shown["seed"] is not None:

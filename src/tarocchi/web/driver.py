@@ -10,10 +10,10 @@ while the AI thinks. A process refused the lease looks again when it would run o
 when the holder dies (SIGKILL included) another process with players at that table takes
 its AI over. The AI's moves are paced by the pages, which show the events of one change
 one after another, as for one human. At a table every seat of which is the AI's (one to
-watch: `tarocchi.web.watch`) the driver plays one move at a time, PACE_S apart.
+watch: `tarocchi.web.watch`) the driver plays one move at a time, its pace apart.
 
-The AI also plays a human's turn when their time runs out (`due`): their grace (GRACE_S, or
-$TAROCCHI_AWAY_GRACE_S), counted from the later of the turn's start and when they were last
+The AI also plays a human's turn when their time runs out (`due`): their grace (a setting:
+`tarocchi.web.settings`), counted from the later of the turn's start and when they were last
 seen (their pings push that on; a closed tab sets it), or the table's turn timer (none at
 friends' tables). A grace run out leaves the AI standing in for them until they are back, as
 a seat handed over does until taken back; each such decision is stored marked. Every time
@@ -32,25 +32,19 @@ import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from fastapi import HTTPException
-
 from tarocchi.games import game
 from tarocchi.record import now
-from tarocchi.web.api import AI_SEATS, HUMAN, Games, outcome, table_turns
+from tarocchi.web.errors import Refused
+from tarocchi.web.jobs import AI_SEATS, HUMAN, table_turns
+from tarocchi.web.service import Games, outcome
 from tarocchi.web.store import StoreUnavailable
 from tarocchi.web.store.presence import AWAY, Clock, mark
 
 LOG = logging.getLogger(__name__)
 RETRY_S = 1.0  # the wait before driving a table again after the AI or the database failed
 DRIVER = "driver"  # the AI pool's client of every table's AI turns
-LEASE_ENV = "TAROCCHI_TABLE_LEASE_S"
-LEASE_S = 10.0  # how long a dead process's tables wait before another drives their AI
-GRACE_ENV = "TAROCCHI_AWAY_GRACE_S"
-GRACE_S = 60.0  # how long an away human's turn waits before the AI plays it for them
 SEEN_S = 30.0  # a seat without a ping for this long is away (its page pings every 10 s)
 WAKE_MARGIN_S = 0.05  # past a deadline when its table is driven again
-PACE_ENV = "TAROCCHI_WATCH_PACE_S"
-PACE_S = 1.5  # seconds between two moves at a table every seat of which is the AI's
 ALL_SEATS = (0, 1, 2, 3)
 ONE_MOVE = functools.partial(table_turns, most=1)  # (picklable, for the AI pool)
 
@@ -58,13 +52,14 @@ ONE_MOVE = functools.partial(table_turns, most=1)  # (picklable, for the AI pool
 class Driver:
     """Plays the AI's seats of the friends' tables this process hears of."""
 
-    def __init__(self, games: Games, lease_s: float | None = None,
-                 grace_s: float | None = None) -> None:  # fmt: skip
+    def __init__(self, games: Games, lease_s: float, grace_s: float, pace_s: float) -> None:
+        """Drive the tables of a game service: a dead process's tables after lease_s, an
+        away human's turn after grace_s, a table of four AI players pace_s per move."""
         self.games = games
         self.store = games.store
-        self.lease_s = lease_s or float(os.environ.get(LEASE_ENV) or LEASE_S)
-        self.grace_s = grace_s or float(os.environ.get(GRACE_ENV) or GRACE_S)
-        self.pace_s = float(os.environ.get(PACE_ENV) or PACE_S)
+        self.lease_s = lease_s
+        self.grace_s = grace_s
+        self.pace_s = pace_s
         self.owner = f"{os.getpid()}-{secrets.token_hex(6)}"
         self.running: dict[str, asyncio.Task[None]] = {}
         self.again: set[str] = set()  # tables changed while their drive was running
@@ -125,7 +120,7 @@ class Driver:
             try:
                 if not await self.turn(game_id):
                     return
-            except (StoreUnavailable, HTTPException) as e:  # the database or the AI away
+            except (StoreUnavailable, Refused) as e:  # the database or the AI away
                 LOG.warning("table %s: the AI's turn failed (%s); trying again", game_id, e)
                 await asyncio.sleep(RETRY_S)
 

@@ -26,11 +26,12 @@ from tarocchi.i18n import DECIMAL_MARKS, N_, Translator, translator
 from tarocchi.progress import Line, line
 from tarocchi.record import FORMAT, RULES_VERSION, VERSION
 from tarocchi.views import view
-from tarocchi.web.api import HUMAN, is_revealed, record_of
 from tarocchi.web.charts import Words, chart
+from tarocchi.web.jobs import HUMAN
 from tarocchi.web.lang import language, render
 from tarocchi.web.models import GameName, History, LevelName, Stats, errors_for
 from tarocchi.web.players import CurrentPlayer, known, store_of
+from tarocchi.web.service import is_revealed, record_of
 from tarocchi.web.store import GameRow
 from tarocchi.web.store.players import Deal, Filter
 from tarocchi.web.store.schema import games

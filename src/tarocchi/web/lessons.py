@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
@@ -27,11 +27,14 @@ from tarocchi.games import game
 from tarocchi.games.base import View, led_suit
 from tarocchi.i18n import SEATS, Msg, translator
 from tarocchi.match import turn_seed
-from tarocchi.web.api import HUMAN, Auth, GameId, Games, Live, view_json
+from tarocchi.web.api import Auth, GameId
+from tarocchi.web.errors import Conflict
+from tarocchi.web.jobs import HUMAN
 from tarocchi.web.lang import language
 from tarocchi.web.models import MAX_VERSION, Action, Moved, errors_for
 from tarocchi.web.models import Lesson as LessonModel
 from tarocchi.web.players import client_of
+from tarocchi.web.service import Games, Live, view_json
 
 # what a step says when it holds: its text and the cards it marks (a mask), or None
 Says = Callable[[View], tuple[Msg, int] | None]
@@ -421,7 +424,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         live = await service.load(game_id, auth, body.version)
         lesson = LESSONS[live.row.game]
         if live.row.seed != lesson.seed or live.row.level != LEVEL:
-            raise HTTPException(409, Msg("only the guided deal can be finished for you"))
+            raise Conflict(Msg("only the guided deal can be finished for you"))
         events: list[dict[str, Any]] = []
         version = body.version  # the first action answers it (a stale one is refused)
         while live.state.to_move == HUMAN:

@@ -54,14 +54,16 @@ from tarocchi.games import game
 from tarocchi.games.replay import replay
 from tarocchi.i18n import Msg, Translator, translator
 from tarocchi.views import view
-from tarocchi.web.api import GameId, seat_json, tell
+from tarocchi.web.api import GameId
 from tarocchi.web.driver import SEEN_S, Driver, absent
+from tarocchi.web.errors import Refused, TooMany, Unauthenticated, status
 from tarocchi.web.lang import language
 from tarocchi.web.models import Act, Agree, Handover, Hello, Ping
+from tarocchi.web.service import seat_json, tell
 from tarocchi.web.store import GameRow, Store, StoreUnavailable
 from tarocchi.web.store.presence import HANDED, stamp
 from tarocchi.web.store.tables import TABLE
-from tarocchi.web.tables import Refused, Tables
+from tarocchi.web.tables import Tables
 
 MAX_MESSAGE = 4096  # bytes of one client message (uvicorn refuses larger frames alike)
 HELLO_S = 10.0  # seconds a new connection has to say who it is
@@ -223,9 +225,9 @@ class Channels:
             row, seat = await self.tables.seat_of(game_id, hello.token)
             key = (game_id, seat)
             if self.open[key] >= PER_SEAT:
-                raise Refused(429, SEAT_FULL)
+                raise TooMany(SEAT_FULL)
         except Refused as e:
-            await close(ws, 4000 + e.status, tr.text(e.reason))
+            await close(ws, 4000 + status(e), tr.text(e.reason))
             return
         except Closed:
             return
@@ -243,17 +245,17 @@ class Channels:
                 await asyncio.shield(self.gone(game_id, seat))
 
     async def hello(self, ws: WebSocket, tr: Translator) -> Hello:
-        """Return the connection's hello (Refused 401 for anything else, or none in time)."""
+        """Return the connection's hello (Unauthenticated for anything else, or none in time)."""
         try:
             text = await asyncio.wait_for(receive(ws), HELLO_S)
         except TimeoutError:
-            raise Refused(401, NO_HELLO) from None
+            raise Unauthenticated(NO_HELLO) from None
         try:
             first = MESSAGE.validate_json(text)
         except ValidationError:
-            raise Refused(401, NO_HELLO) from None
+            raise Unauthenticated(NO_HELLO) from None
         if not isinstance(first, Hello):
-            raise Refused(401, NO_HELLO)
+            raise Unauthenticated(NO_HELLO)
         return first
 
     async def follow(self, conn: Connection, row: GameRow, since: int | None) -> None:

@@ -6,7 +6,7 @@ tarocchi.web.content and the rules templates.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from starlette.responses import Response
 
@@ -19,6 +19,7 @@ from tarocchi.web.content import (
     glossary,
     sample_cards,
 )
+from tarocchi.web.errors import NotFound
 from tarocchi.web.lang import render
 
 router = APIRouter(include_in_schema=False)  # pages, not API: no OpenAPI entries
@@ -41,7 +42,7 @@ async def tradition(slug: str, request: Request) -> Response:
     """Show one card tradition: its facts, history, sample cards and games."""
     found = TRADITIONS.get(slug)
     if found is None:
-        raise HTTPException(404, Msg("no such card tradition"))
+        raise NotFound(Msg("no such card tradition"))
     return render(
         request,
         "tradition.html",
@@ -58,7 +59,7 @@ async def rules(game: str, request: Request) -> Response:
     """Show the rules of one game, in numbered sections."""
     found = next((g for name, g in GAMES.items() if name == game), None)
     if found is None:
-        raise HTTPException(404, Msg("no such game"))
+        raise NotFound(Msg("no such game"))
     sections = found.sections
     return render(
         request,

@@ -23,11 +23,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 import segno
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 
 from tarocchi.i18n import Msg
+from tarocchi.web.errors import NotFound, TooMany, Unauthenticated
 from tarocchi.web.middleware import HttpOnly
 from tarocchi.web.models import Deleted, Me, MoveCode, MoveTo, NewName, errors_for
 from tarocchi.web.rates import SLOW_DOWN, TooFast
@@ -147,7 +148,7 @@ IssuedPlayer = Annotated[Player | None, Depends(issued_player)]
 def known(player: Player | None) -> Player:
     """Return the player, or answer 401 when the request has none."""
     if player is None:
-        raise HTTPException(401, NO_PLAYER)
+        raise Unauthenticated(NO_PLAYER)
     return player
 
 
@@ -185,7 +186,7 @@ def make_router() -> APIRouter:
         found = known(player)
         name = body.name.strip() if body.name else None
         if not await asyncio.to_thread(store_of(request).players.rename, found.id, name or None):
-            raise HTTPException(401, NO_PLAYER)
+            raise Unauthenticated(NO_PLAYER)
         return me(Player(found.id, name or None, found.created_at))
 
     @router.delete("", response_model=Deleted, responses=errors_for(401, 503))
@@ -224,7 +225,7 @@ def make_router() -> APIRouter:
         try:
             request.app.state.games.rates.hit("move", client_of(request))
         except TooFast as e:  # codes are not to be guessed
-            raise HTTPException(429, SLOW_DOWN, {"Retry-After": str(e.retry_after)}) from None
+            raise TooMany(SLOW_DOWN, e.retry_after) from None
         secret = secrets.token_urlsafe(32)
         previous = player.id if player else None
         found = await asyncio.to_thread(
@@ -232,7 +233,7 @@ def make_router() -> APIRouter:
             token_hash(normal_code(body.code)), token_hash(secret), now(), previous,
         )  # fmt: skip
         if found is None:
-            raise HTTPException(404, NO_CODE)
+            raise NotFound(NO_CODE)
         answer = JSONResponse(me(found))
         answer.headers.append("set-cookie", cookie(secret, request.url.scheme == "https"))
         return answer

@@ -33,7 +33,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from tarocchi.cards import team_of
@@ -54,26 +54,16 @@ from tarocchi.review import (
     value,
 )
 from tarocchi.views import history
-from tarocchi.web.api import (
-    HUMAN,
-    NOT_OVER,
-    UNREVEALED,
-    Auth,
-    GameId,
-    Games,
-    Live,
-    is_revealed,
-    record_of,
-    reply,
-)
+from tarocchi.web.api import Auth, GameId, reply
+from tarocchi.web.errors import Conflict, NotFound
+from tarocchi.web.jobs import HUMAN
 from tarocchi.web.lang import language
 from tarocchi.web.models import AiDeal, ReviewState, errors_for
+from tarocchi.web.service import NOT_OVER, UNREVEALED, Games, Live, is_revealed, record_of
 from tarocchi.web.store import GameRow, Store, StoreUnavailable
 from tarocchi.web.store.reviews import ReviewRow
 from tarocchi.web.workers import AiPool, Unavailable
 
-LEASE_ENV = "TAROCCHI_REVIEW_LEASE_S"
-LEASE_S = 30.0  # a dead process's review waits this long before another takes it up
 POLL_S = 2.0  # how often an idle process looks for work another process left or asked for
 REVIEW_NICENESS = 19  # below the AI pool's: a live turn's search always goes first
 # one job values one decision (about a second) or plays the AI's line (a whole deal of
@@ -164,10 +154,11 @@ class Reviewer:
     """A server process's share of the reviews: it claims reviews with work left, one at a
     time, and works on each while it holds its lease."""
 
-    def __init__(self, store: Store, pool: AiPool, lease_s: float | None = None) -> None:
+    def __init__(self, store: Store, pool: AiPool, lease_s: float) -> None:
+        """Work on a store's reviews in a pool, a dead process's after lease_s."""
         self.store = store
         self.pool = pool
-        self.lease_s = lease_s or float(os.environ.get(LEASE_ENV) or LEASE_S)
+        self.lease_s = lease_s
         self.owner = f"{os.getpid()}-{secrets.token_hex(6)}"
         self.wake = asyncio.Event()
         self.tasks: set[asyncio.Task[None]] = set()  # rows being made (held until done)
@@ -375,7 +366,7 @@ def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request],
         service = games(request)
         live = await service.load(game_id, auth, fresh=True, seats=True)
         if not live.row.over or live.state.to_move is not None:
-            raise HTTPException(409, NOT_OVER)
+            raise Conflict(NOT_OVER)
         seat = await service.seat_of(live.row, auth)
         reviews = reviewer(request).store.reviews
         rv = await asyncio.to_thread(reviews.get, game_id, seat)
@@ -384,7 +375,7 @@ def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request],
             reviewer(request).wake.set()
             rv = await asyncio.to_thread(reviews.get, game_id, seat)
         if rv is None:
-            raise HTTPException(404, Msg("no such game"))
+            raise NotFound(Msg("no such game"))
         return live, rv, seat
 
     @router.post("/games/{game_id}/review", status_code=202, response_model=ReviewState,
@@ -419,9 +410,9 @@ def make_router(games: Callable[[Request], Games], reviewer: Callable[[Request],
         once the deal is over and the AI has played it (409 before)."""
         live, rv, seat = await finished(request, game_id, auth)
         if not rv.ai:
-            raise HTTPException(409, Msg("the AI has not played your cards yet"))
+            raise Conflict(Msg("the AI has not played your cards yet"))
         if not is_revealed(live.row):  # its record holds the seed
-            raise HTTPException(409, UNREVEALED)
+            raise Conflict(UNREVEALED)
         tr = translator(language(request))
         data = await asyncio.to_thread(ai_deal, live.row, rv.ai, tr, seat)
         return reply(data)

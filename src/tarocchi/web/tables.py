@@ -26,27 +26,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 
 from tarocchi.games import game
 from tarocchi.games.base import IllegalAction
 from tarocchi.i18n import Msg, Translator, from_recipe, recipe
 from tarocchi.record import now
-from tarocchi.web.api import (
-    DEAL_OVER,
-    HUMAN,
-    NO_GAME,
-    NOT_OVER,
-    NOT_YOUR_TURN,
-    SEED_BITS,
-    WRONG_TOKEN,
-    Auth,
-    GameId,
-    Games,
-    outcome,
-    reply,
-)
+from tarocchi.web.api import Auth, GameId, reply
+from tarocchi.web.errors import Conflict, Forbidden, NotFound
+from tarocchi.web.jobs import HUMAN
 from tarocchi.web.models import (
     Invitation,
     Seats,
@@ -55,6 +44,16 @@ from tarocchi.web.models import (
     TableSettings,
     errors_for,
 )
+from tarocchi.web.service import (
+    DEAL_OVER,
+    NO_GAME,
+    NOT_OVER,
+    NOT_YOUR_TURN,
+    SEED_BITS,
+    WRONG_TOKEN,
+    Games,
+    outcome,
+)
 from tarocchi.web.store import GameRow, token_hash
 from tarocchi.web.store.tables import Followed
 
@@ -62,15 +61,6 @@ NOT_OPEN = Msg("this seat is not open to a guest")
 TAKEN = Msg("this seat is taken")
 WRONG_INVITATION = Msg("wrong invitation for this seat")
 SeatNumber = Annotated[int, Path(ge=1, le=3, description="1 East, 2 North, 3 West")]
-
-
-class Refused(Exception):
-    """A seat's request refused: its status (as HTTP's) and its reason."""
-
-    def __init__(self, status: int, reason: Msg) -> None:
-        super().__init__(reason)
-        self.status = status
-        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +108,7 @@ class Tables:
         """Open a seat to a human (again: a new secret, the seat freed); return the secret
         of its invitation (shown once). 409 once the deal is over."""
         if row.over:
-            raise HTTPException(409, DEAL_OVER)
+            raise Conflict(DEAL_OVER)
         secret = secrets.token_urlsafe(24)
         await asyncio.to_thread(self.store.tables.invite, row.id, seat, token_hash(secret))
         return secret
@@ -133,22 +123,22 @@ class Tables:
             return token
         opened = [s for s in await asyncio.to_thread(tables.seats, game_id) if s.seat == seat]
         if not opened:
-            raise HTTPException(404, NOT_OPEN)
+            raise NotFound(NOT_OPEN)
         if not secrets.compare_digest(opened[0].invitation_hash, asked):
-            raise HTTPException(403, WRONG_INVITATION)
-        raise HTTPException(409, TAKEN)
+            raise Forbidden(WRONG_INVITATION)
+        raise Conflict(TAKEN)
 
     async def seat_of(self, game_id: str, token: str) -> tuple[GameRow, int]:
-        """Return a game and the seat a token holds at it (Refused: 404, 403)."""
+        """Return a game and the seat a token holds at it (NotFound, Forbidden)."""
         row = await asyncio.to_thread(self.store.get, game_id)
         if row is None:
-            raise Refused(404, NO_GAME)
+            raise NotFound(NO_GAME)
         hashed = token_hash(token)
         if secrets.compare_digest(hashed, row.token_hash):
             return row, HUMAN
         seat = await asyncio.to_thread(self.store.tables.holder, game_id, hashed)
         if seat is None:
-            raise Refused(403, WRONG_TOKEN)
+            raise Forbidden(WRONG_TOKEN)
         return row, seat
 
     async def act(self, game_id: str, seat: int, action_id: str, code: str, version: int
@@ -159,7 +149,7 @@ class Tables:
         tables = self.store.tables
         row = await asyncio.to_thread(self.store.get, game_id)
         if row is None:
-            raise Refused(404, NO_GAME)
+            raise NotFound(NO_GAME)
         rules = game(row.game)
         card = _card_of(rules)
         first = await asyncio.to_thread(tables.answer, game_id, seat, action_id)
@@ -194,13 +184,13 @@ class Tables:
 
     async def agree(self, game_id: str, seat: int, kind: str) -> None:
         """Keep a seated human's wish for the next deal ("same" or "new"); once every seated
-        human wishes the same, start it (Refused 409 before the deal is over)."""
+        human wishes the same, start it (Conflict before the deal is over)."""
         tables = self.store.tables
         row = await asyncio.to_thread(self.store.get, game_id)
         if row is None:
-            raise Refused(404, NO_GAME)
+            raise NotFound(NO_GAME)
         if not row.over:
-            raise Refused(409, NOT_OVER)
+            raise Conflict(NOT_OVER)
         if (await asyncio.to_thread(tables.agreements, game_id)).get(seat) != kind:
             await asyncio.to_thread(tables.agree, game_id, seat, kind, now())
         humans = await asyncio.to_thread(tables.humans, game_id)

@@ -20,7 +20,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request, WebSocket
+from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.responses import Response
 from starlette.websockets import WebSocketDisconnect
@@ -30,11 +30,13 @@ from tarocchi.games.replay import replay
 from tarocchi.i18n import Msg, Translator, translator
 from tarocchi.record import now
 from tarocchi.views import public_view, to_json
-from tarocchi.web.api import DEFAULT_LEVEL, SEED_BITS, GameId, Games, record_of, reply
+from tarocchi.web.api import GameId, reply
+from tarocchi.web.errors import NotFound
 from tarocchi.web.lang import language, render
 from tarocchi.web.live import Closed, close, receive
 from tarocchi.web.models import NewGame, Watched, errors_for
 from tarocchi.web.players import client_of
+from tarocchi.web.service import DEFAULT_LEVEL, SEED_BITS, Games, record_of
 from tarocchi.web.store import GameRow, Store, token_hash
 from tarocchi.web.tables import Tables
 
@@ -126,7 +128,7 @@ def make_router(games: Callable[[Request], Games], tables: Callable[[Any], Table
         """The page of a table of four AI players: the trick, the hands' sizes, the score."""
         row = await watched_row(tables(request).store, game_id)
         if row is None:
-            raise HTTPException(404, NOT_WATCHED)
+            raise NotFound(NOT_WATCHED)
         rules = game(row.game)
         return render(request, "watch.html", {"game": row.game, "title": rules.title,
                                               "game_id": row.id})  # fmt: skip

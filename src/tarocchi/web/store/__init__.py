@@ -42,7 +42,6 @@ from tarocchi.web.store.tables import TableStore, dump_actions, update_query
 
 DEFAULT_DB = "tarocchi.sqlite3"
 DB_ENV = "TAROCCHI_DB"
-POOL_ENV = "TAROCCHI_DB_POOL"
 POOL_SIZE = 4  # connections per process (requests use one at a time: calls are short)
 DELETE_BATCH = 1000  # rows per deleting transaction, so that writers never wait long
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -104,7 +103,7 @@ class Store:
         self.hub = Hub()
         self.listener: postgresql.Listener | None = None
         if self.url.get_backend_name() == "postgresql":
-            size = pool_size or int(os.environ.get(POOL_ENV) or POOL_SIZE)
+            size = pool_size or POOL_SIZE
             self.engine = postgresql.engine(self.url, size)
             self.listener = postgresql.Listener(self.url, self.hub)
         else:

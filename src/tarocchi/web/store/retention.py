@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -55,11 +56,11 @@ class Retention:
                 days(str(age))  # the bounds of a setting from the environment hold here too
 
     @classmethod
-    def from_environment(cls) -> Retention:
+    def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Retention:
         """Return the retention set by $TAROCCHI_KEEP_UNFINISHED_DAYS and
         $TAROCCHI_KEEP_FINISHED_DAYS (each a number of days or `never`), else the defaults."""
         default = cls()
-        unfinished, finished = (os.environ.get(v) for v in (UNFINISHED_ENV, FINISHED_ENV))
+        unfinished, finished = (environ.get(v) for v in (UNFINISHED_ENV, FINISHED_ENV))
         return cls(
             days(unfinished) if unfinished else default.unfinished_days,
             days(finished) if finished else default.finished_days,

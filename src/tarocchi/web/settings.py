@@ -1,0 +1,85 @@
+"""The web server's settings: one frozen object, built once when the app is assembled (from
+`tarocchi serve`'s options, which reach a `--workers` process through its environment) and
+handed down to the parts that use it; no other module of the web reads the environment.
+
+Each setting has a variable, read by `Settings.from_environment`; a bad value stops the
+server at start with the variable named, rather than failing later inside a request.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from tarocchi.web.store import DB_ENV, DEFAULT_DB, POOL_SIZE
+from tarocchi.web.store.retention import Retention
+
+AI_WORKERS_ENV = "TAROCCHI_AI_WORKERS"
+POOL_ENV = "TAROCCHI_DB_POOL"
+TIMING_ENV = "TAROCCHI_SERVER_TIMING"  # 1: answers carry Server-Timing (benchmarks only)
+TABLE_LEASE_ENV = "TAROCCHI_TABLE_LEASE_S"
+GRACE_ENV = "TAROCCHI_AWAY_GRACE_S"
+PACE_ENV = "TAROCCHI_WATCH_PACE_S"
+REVIEW_LEASE_ENV = "TAROCCHI_REVIEW_LEASE_S"
+# each number's variable (the others: the database's, the timing's and the retention's)
+VARIABLES = {
+    "ai_workers": AI_WORKERS_ENV,
+    "db_pool": POOL_ENV,
+    "table_lease_s": TABLE_LEASE_ENV,
+    "away_grace_s": GRACE_ENV,
+    "watch_pace_s": PACE_ENV,
+    "review_lease_s": REVIEW_LEASE_ENV,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What one server process runs with."""
+
+    db: str = DEFAULT_DB  # a SQLite file or a postgresql:// URL
+    ai_workers: int = 2  # processes of the AI pool
+    db_pool: int = POOL_SIZE  # PostgreSQL connections per process
+    timing: bool = False  # answers tell the server's and the AI's time (benchmarks only)
+    retention: Retention = field(default_factory=Retention)
+    # how long a dead process's tables wait before another drives their AI
+    table_lease_s: float = 10.0
+    # how long an away human's turn waits before the AI plays it for them
+    away_grace_s: float = 60.0
+    # seconds between two moves at a table every seat of which is the AI's
+    watch_pace_s: float = 1.5
+    # a dead process's review waits this long before another takes it up
+    review_lease_s: float = 30.0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in VARIABLES and not (math.isfinite(value) and value > 0):
+                raise ValueError(f"{f.name} must be a number above 0, not {value!r}")
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Settings:
+        """Return the settings the environment gives (the defaults where it gives none);
+        ValueError naming the variable of a bad value."""
+        numbers: dict[str, Any] = {}
+        for name, variable in VARIABLES.items():
+            text = environ.get(variable)
+            if text:
+                numbers[name] = number(variable, text, whole=name in ("ai_workers", "db_pool"))
+        given = cls(environ.get(DB_ENV) or DEFAULT_DB, timing=environ.get(TIMING_ENV) == "1",
+                    retention=Retention.from_environment(environ))  # fmt: skip
+        return replace(given, **numbers)
+
+
+def number(variable: str, text: str, whole: bool) -> float:
+    """Parse a variable's number, above 0 (whole: an integer); ValueError naming it."""
+    try:
+        value = int(text) if whole else float(text)
+    except ValueError:
+        value = 0
+    if not (math.isfinite(value) and value > 0):
+        kind = "a whole number" if whole else "a number"
+        raise ValueError(f"${variable} must be {kind} above 0, not {text[:40]!r}")
+    return value
