@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 import tarocchi
 from tarocchi.i18n import LANGUAGES, translator
 from tarocchi.web import content, pages
+from tarocchi.web.app import add_error_handlers
 from tarocchi.web.daily import make_router as daily_routes
 
 STATIC = Path(pages.__file__).parent / "static"
@@ -30,6 +31,7 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 @pytest.fixture(scope="module")
 def client() -> TestClient:
     app = FastAPI()
+    add_error_handlers(app)  # the pages refuse with the service's errors, answered as the app does
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return TestClient(app)
