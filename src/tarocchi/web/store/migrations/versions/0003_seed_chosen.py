@@ -2,9 +2,6 @@
 
 A file the store wrote just before the migrations existed may have the column already
 (that store added it itself): it is kept as it is.
-
-Revision ID: 0003
-Revises: 0002
 """
 
 from __future__ import annotations
@@ -12,10 +9,10 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from tarocchi.web.store.migrations.ops import drop_columns
+
 revision = "0003"
 down_revision = "0002"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
@@ -28,5 +25,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.drop_column("seed_chosen")
+    drop_columns("games", "seed_chosen")

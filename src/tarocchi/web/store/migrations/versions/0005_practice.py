@@ -1,18 +1,14 @@
-"""Practice deals: where a game started from another's decision (a review's "try again").
-
-Revision ID: 0005
-Revises: 0004
-"""
+"""Practice deals: where a game started from another's decision (a review's "try again")."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
+from tarocchi.web.store.migrations.ops import drop_columns
+
 revision = "0005"
 down_revision = "0004"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
@@ -20,5 +16,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.drop_column("practice")
+    drop_columns("games", "practice")

@@ -2,9 +2,6 @@
 that move a history to another browser, each game's player, and what a history's
 statistics aggregate (a finished game's end, South's margin and result; a review's
 accuracy and the margin of the AI in South's seat).
-
-Revision ID: 0006
-Revises: 0005
 """
 
 from __future__ import annotations
@@ -12,10 +9,10 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from tarocchi.web.store.migrations.ops import drop_columns, texts
+
 revision = "0006"
 down_revision = "0005"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
@@ -23,8 +20,7 @@ def upgrade() -> None:
         "players",
         sa.Column("id", sa.Text, primary_key=True),
         sa.Column("name", sa.Text),
-        sa.Column("created_at", sa.Text, nullable=False),
-        sa.Column("last_seen", sa.Text, nullable=False),
+        *texts("created_at", "last_seen"),
     )
     for name, key in (("devices", "secret_hash"), ("transfers", "code_hash")):
         op.create_table(
@@ -36,8 +32,7 @@ def upgrade() -> None:
                 sa.ForeignKey("players.id", ondelete="CASCADE"),
                 nullable=False,
             ),
-            sa.Column("created_at", sa.Text, nullable=False),
-            *([sa.Column("expires_at", sa.Text, nullable=False)] if name == "transfers" else []),
+            *texts("created_at", *(["expires_at"] if name == "transfers" else [])),
         )
         op.create_index(f"{name}_player", name, ["player_id"])
     # the foreign key in the column's own clause, which SQLite adds in place too (Alembic
@@ -54,13 +49,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("reviews") as batch:
-        batch.drop_column("ai_margin")
-        batch.drop_column("accuracy")
+    drop_columns("reviews", "ai_margin", "accuracy")
     op.drop_index("games_player", "games")
-    with op.batch_alter_table("games") as batch:
-        for column in ("result", "margin", "finished_at", "player_id"):
-            batch.drop_column(column)
+    drop_columns("games", "result", "margin", "finished_at", "player_id")
     for name in ("transfers", "devices"):
         op.drop_index(f"{name}_player", name)
         op.drop_table(name)

@@ -2,9 +2,6 @@
 the tries (one scored per player a day, made race-free by a unique index over the scored
 ones) and, per scored try, South's choices by position, so that how the field chose is a
 GROUP BY; the games of the day say so (games.daily).
-
-Revision ID: 0007
-Revises: 0006
 """
 
 from __future__ import annotations
@@ -12,10 +9,10 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from tarocchi.web.store.migrations.ops import drop_columns, texts
+
 revision = "0007"
 down_revision = "0006"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
@@ -23,26 +20,22 @@ def upgrade() -> None:
     op.create_table(
         "daily_keys",
         sa.Column("id", sa.Integer, primary_key=True),
-        sa.Column("key", sa.Text, nullable=False),
-        sa.Column("created_at", sa.Text, nullable=False),
+        *texts("key", "created_at"),
     )
     op.create_table(
         "daily",
         sa.Column("game", sa.Text, primary_key=True),
         sa.Column("day", sa.Text, primary_key=True),
-        sa.Column("commitment", sa.Text, nullable=False),
-        sa.Column("created_at", sa.Text, nullable=False),
+        *texts("commitment", "created_at"),
     )
     op.create_table(
         "daily_tries",
         sa.Column("game_id", sa.Text, primary_key=True),
-        sa.Column("game", sa.Text, nullable=False),
-        sa.Column("day", sa.Text, nullable=False),
-        sa.Column("player_id", sa.Text, nullable=False),
+        *texts("game", "day", "player_id"),
         sa.Column("scored", sa.Boolean, nullable=False),
         sa.Column("margin", sa.Float),
-        sa.Column("created_at", sa.Text, nullable=False),
-        sa.Column("finished_at", sa.Text),
+        *texts("created_at"),
+        *texts("finished_at", null=True),
     )
     scored = sa.text("scored")
     op.create_index("daily_tries_one_scored", "daily_tries", ["game", "day", "player_id"],
@@ -53,10 +46,7 @@ def upgrade() -> None:
         "daily_choices",
         sa.Column("game_id", sa.Text, primary_key=True),
         sa.Column("decision", sa.Integer, primary_key=True),
-        sa.Column("game", sa.Text, nullable=False),
-        sa.Column("day", sa.Text, nullable=False),
-        sa.Column("position", sa.Text, nullable=False),
-        sa.Column("action", sa.Text, nullable=False),
+        *texts("game", "day", "position", "action"),
     )
     # how the field chose: counted from the index alone (it holds the action)
     op.create_index("daily_choices_position", "daily_choices",
@@ -68,5 +58,4 @@ def downgrade() -> None:
     op.drop_table("daily_tries")
     op.drop_table("daily")
     op.drop_table("daily_keys")
-    with op.batch_alter_table("games") as batch:
-        batch.drop_column("daily")
+    drop_columns("games", "daily")
