@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -36,14 +37,20 @@ games = sa.Table(
     sa.Column("daily", sa.Text),
 )
 
+
+def _of_game(name: str, *columns: sa.Column[Any]) -> sa.Table:
+    """Return a table keyed by its game (and more columns), whose rows are deleted with the
+    game (SQLite enforces the cascade only with its foreign keys on)."""
+    cascade = sa.ForeignKey("games.id", ondelete="CASCADE")
+    key = sa.Column("game_id", sa.Text, cascade, primary_key=True)
+    return sa.Table(name, metadata, key, *columns)
+
+
 # one row per finished game and human seat (South's; at a friends' table each seated
 # human's too): the AI on that seat's cards, computed when the deal ends, and the review once
 # asked for, valued a decision at a time by whichever server process holds its lease
-reviews = sa.Table(
+reviews = _of_game(
     "reviews",
-    metadata,
-    # deleted with its game (SQLite enforces the cascade only with its foreign keys on)
-    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),  # 0 South (a player's history reads it)
     sa.Column("status", sa.Text, nullable=False),  # none, running, done or failed
     sa.Column("pending", sa.Boolean, nullable=False),  # work is left (the AI's line, decisions)
@@ -133,10 +140,8 @@ daily_choices = sa.Table(
 
 # the seats of a friends' table other than South's (the creator's, opened by the game's
 # token): a seat opened to a human has an invitation; once taken, its holder's token
-seats = sa.Table(
+seats = _of_game(
     "seats",
-    metadata,
-    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),  # 1 East, 2 North, 3 West
     sa.Column("invitation_hash", sa.Text, nullable=False),  # token_hash of the link's secret
     # the holder's token, NULL until taken (unique in a game: the next deal agreed on keeps it)
@@ -146,10 +151,8 @@ seats = sa.Table(
 
 # each action id a seat sent to a friends' table with its first answer (a repeated id gets
 # it again: nothing applies twice), written in the action's own transaction
-acts = sa.Table(
+acts = _of_game(
     "acts",
-    metadata,
-    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("action_id", sa.Text, primary_key=True),
     sa.Column("answer", sa.Text, nullable=False),  # JSON: ok, version; or the reason's recipe
@@ -158,10 +161,8 @@ acts = sa.Table(
 
 # the server process driving a friends' table's AI, while its lease lasts (one at a time: a
 # dead holder's lease runs out and another process takes the table)
-drivers = sa.Table(
+drivers = _of_game(
     "drivers",
-    metadata,
-    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("owner", sa.Text, nullable=False),
     sa.Column("lease_until", sa.Text, nullable=False),  # ISO 8601 UTC
 )
@@ -170,10 +171,8 @@ drivers = sa.Table(
 # (its connections' pings push it on; a closed tab sets it to then), and the AI stands in
 # for it while stand_in is "away" (its grace ran out while away: until it is back) or
 # "handed" (it handed its seat over: until it takes it back)
-presence = sa.Table(
+presence = _of_game(
     "presence",
-    metadata,
-    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),  # 0 South ... 3 West
     sa.Column("seen_until", sa.Text, nullable=False),  # ISO 8601 UTC, to the millisecond
     sa.Column("stand_in", sa.Text),  # NULL (the human plays), "away" or "handed"
@@ -181,20 +180,16 @@ presence = sa.Table(
 
 # the decisions the AI made for an absent human: the index of each in the game's log, written
 # in the transaction that stores it
-stand_ins = sa.Table(
+stand_ins = _of_game(
     "stand_ins",
-    metadata,
-    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("idx", sa.Integer, primary_key=True),
     sa.Column("seat", sa.Integer, nullable=False),
 )
 
 # a table's turn timer, where one is set (friends' tables have none): a human seat's turn
 # lasting turn_s seconds is played by the AI
-timers = sa.Table(
+timers = _of_game(
     "timers",
-    metadata,
-    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("turn_s", sa.Float, nullable=False),
 )
 
@@ -203,10 +198,8 @@ timers = sa.Table(
 # hints are allowed (NULL: the default, allowed while one human is seated), whether every
 # seat is the AI's (a table to watch), the game they agreed to play next; `changes` counts
 # the writes (PostgreSQL announces each, as it does a game's versions: migration 0010)
-table_options = sa.Table(
+table_options = _of_game(
     "table_options",
-    metadata,
-    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("hints", sa.Boolean),
     sa.Column("watched", sa.Boolean, nullable=False),
     sa.Column("next_game", sa.Text),
@@ -214,10 +207,8 @@ table_options = sa.Table(
 )
 
 # each seated human's wish once the deal is over: "same" (the same deal again) or "new"
-agreements = sa.Table(
+agreements = _of_game(
     "agreements",
-    metadata,
-    sa.Column("game_id", sa.Text, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("kind", sa.Text, nullable=False),
     sa.Column("created_at", sa.Text, nullable=False),
