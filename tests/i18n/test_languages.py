@@ -118,15 +118,21 @@ def test_no_page_text_escapes_translation(client: TestClient, path: str) -> None
     assert bare_words(visible_text(html)) == []
 
 
+@pytest.fixture(scope="module")
+def partner_sentence() -> str:
+    """Return the one message of the rules pages that says the partner is the AI opposite
+    (extracted from the sources once: every language's test looks for its translation)."""
+    phrase = "<strong>your partner is the AI sitting opposite you</strong>"
+    return next(m.id for m in template() if phrase in m.id)
+
+
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 def test_every_rules_page_says_the_partner_is_the_ai_opposite(
-    client: TestClient, lang: str
+    client: TestClient, partner_sentence: str, lang: str
 ) -> None:
     """The partner sentence is one message; each language's rules page shows its translation."""
-    tr = translator(lang)
-    phrase = "<strong>your partner is the AI sitting opposite you</strong>"
-    source = next(m.id for m in template() if phrase in m.id)
-    said = " ".join(tr.gettext(source).split())
+    source = partner_sentence
+    said = " ".join(translator(lang).gettext(source).split())
     assert said and (lang == "en" or said != source)
     for name in GAMES:
         html = client.get(f"/rules/{name}?lang={lang}").text
