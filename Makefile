@@ -41,6 +41,11 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check src tests tools
 	$(VENV)/bin/mypy
 
+# Python's bytecode and pytest's rewritten test modules are cached in __pycache__ (ignored
+# by git): where PYTHONDONTWRITEBYTECODE is set, every test worker compiles them all again
+# (collecting the tests takes twice the CPU in each worker), so make unsets it for its recipes
+unexport PYTHONDONTWRITEBYTECODE
+
 # The fast tier: lint, types and every test that starts no server, drives no browser and is
 # not slow (the rules, the views, the golden deals, the compiled path's differential tests);
 # tests/conftest.py marks `server` by the fixtures and backends a test uses
