@@ -35,6 +35,15 @@ THOUSAND_DEALS = pytest.mark.parametrize(
 )
 
 
+def examples(fast: int, more: int) -> pytest.MarkDecorator:
+    """Parametrize a property test by how many examples it draws (its `examples` argument):
+    `fast` in the fast tier, `more` besides in `make test` (marked `slow`), as THOUSAND_DEALS
+    splits its deals."""
+    return pytest.mark.parametrize(
+        "examples", [fast, pytest.param(more, marks=pytest.mark.slow)], ids=[str(fast), str(more)]
+    )
+
+
 def one_fast(values: Iterable[str], fast: str = "piedicavallo") -> list[Any]:
     """Return a parametrization over values whose one `fast` value runs in the fast tier and
     the others in `make test` (marked `slow`): for a costly check alike in every game."""

@@ -17,6 +17,7 @@ from tarocchi.games.ottocento_combos import (
     sequence_points,
 )
 from tarocchi.packs.bolognese import PACK
+from tests.conftest import examples
 from tests.games import reference_ottocento as reference
 from tests.games.ottocento_helpers import codes, m, seq
 
@@ -309,40 +310,55 @@ masks = st.builds(
 )
 
 
-@settings(max_examples=2000, deadline=None)
-@given(masks)
-def test_fast_evaluator_matches_the_literal_spec(mask: int) -> None:
+@examples(500, 1500)
+def test_fast_evaluator_matches_the_literal_spec(examples: int) -> None:
     """The table-driven evaluator, the analysis and the literal reading of §3 agree."""
-    value = reference.evaluate(PACK.codes_of(mask))
-    assert combination_value(mask) == value
-    assert analyse(mask).value == value
+
+    @settings(max_examples=examples, deadline=None)
+    @given(masks)
+    def agree(mask: int) -> None:
+        value = reference.evaluate(PACK.codes_of(mask))
+        assert combination_value(mask) == value
+        assert analyse(mask).value == value
+
+    agree()
 
 
-@settings(max_examples=1000, deadline=None)
-@given(masks, CARD_IDS)
-def test_adding_a_card_never_lowers_the_value(mask: int, card: int) -> None:
+@examples(250, 750)
+def test_adding_a_card_never_lowers_the_value(examples: int) -> None:
     """Adding a card never lowers a set count, a sequence length or the total."""
-    before, after = analyse(mask), analyse(mask | 1 << card)
-    assert after.value >= before.value
-    sets_after = {x.name: x.length for x in after.sets}
-    for x in before.sets:
-        assert sets_after[x.name] >= x.length
-    seqs_after = {x.name: x.length for x in after.sequences}
-    for x in before.sequences:
-        assert seqs_after[x.name] >= x.length
+
+    @settings(max_examples=examples, deadline=None)
+    @given(masks, CARD_IDS)
+    def never_lower(mask: int, card: int) -> None:
+        before, after = analyse(mask), analyse(mask | 1 << card)
+        assert after.value >= before.value
+        sets_after = {x.name: x.length for x in after.sets}
+        for x in before.sets:
+            assert sets_after[x.name] >= x.length
+        seqs_after = {x.name: x.length for x in after.sequences}
+        for x in before.sequences:
+            assert seqs_after[x.name] >= x.length
+
+    never_lower()
 
 
-@settings(max_examples=1000, deadline=None)
-@given(masks)
-def test_the_shown_cards_score_what_the_hand_scores(mask: int) -> None:
+@examples(250, 750)
+def test_the_shown_cards_score_what_the_hand_scores(examples: int) -> None:
     """A declaration shows exactly the cards of its combinations; they alone score the same,
     and every combination's length is its number of cards."""
-    found = analyse(mask)
-    assert found.cards & ~mask == 0
-    again = analyse(found.cards)
-    assert again == found
-    for x in found.combos:
-        assert bin(x.cards).count("1") == x.length
+
+    @settings(max_examples=examples, deadline=None)
+    @given(masks)
+    def shown_alone(mask: int) -> None:
+        found = analyse(mask)
+        assert found.cards & ~mask == 0
+        again = analyse(found.cards)
+        assert again == found
+        for x in found.combos:
+            assert bin(x.cards).count("1") == x.length
+
+    shown_alone()
 
 
 @settings(max_examples=500, deadline=None)
