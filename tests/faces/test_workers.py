@@ -133,6 +133,7 @@ def test_a_worker_yields_to_the_servers_in_any_session() -> None:
             pool.close()
 
     pid, session, niceness, group = run(scenario())  # type: ignore[misc]
-    assert session == pid != os.getsid(0) and niceness == os.nice(0) + 10
+    # Linux caps niceness at 19: a suite run under `nice` sees its workers stop there
+    assert session == pid != os.getsid(0) and niceness == min(os.nice(0) + 10, 19)
     if group:  # a kernel with autogroup
         assert group.strip().endswith("nice 10")
