@@ -13,13 +13,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from tarocchi.games import GAMES, game
-from tarocchi.games.replay import replay
+from tarocchi.games.replay import ReplayError, replay
 from tarocchi.views import to_json, view
+from tarocchi.web import service
+from tarocchi.web.service import Live, caught_up
+from tarocchi.web.store import GameRow
 from tests.conftest import BACKENDS, api_client, auth
 
 GAME = "piedicavallo"  # nothing is shown in it but the cards played: every other card hidden
@@ -442,6 +446,56 @@ def test_a_change_is_read_once_for_all_the_connections_of_a_process(
             for _, each in seats:
                 assert each.settle(humans, floor)["version"] == floor
             assert reads == [data["id"]]
+
+
+def test_a_change_is_read_in_one_statement_a_part(client: TestClient) -> None:
+    """A table's read after a change (its game, the AI's marks, its clock, its seats) is four
+    statements: the clock's turn and presence are one, not two."""
+    data, _ = new_table(client, 19, 1, 2, 3)
+    app = client.app
+    store = app.state.channels.store  # type: ignore[attr-defined]
+    selects: list[str] = []
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            selects.append(statement)
+
+    sa.event.listen(store.engine, "before_cursor_execute", count)
+    try:
+        got = app.state.channels.latest.read(data["id"])  # type: ignore[attr-defined]
+    finally:
+        sa.event.remove(store.engine, "before_cursor_execute", count)
+    assert got.row is not None and got.row.id == data["id"]
+    assert got.humans["humans"] == [0, 1, 2, 3]
+    assert len(selects) == 4, selects
+
+
+def test_a_game_in_memory_takes_only_its_logs_new_actions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game held at an earlier point of its log reaches the stored one by the new actions
+    alone, each checked; a log that does not extend the held one is replayed from the deal."""
+    rules = game(GAME)
+    state, log = rules.deal(7), []
+    for _ in range(9):
+        action = rules.legal_actions(state)[0]
+        log.append((state.to_move, rules.action_code(action)))
+        state = rules.apply(state, action)
+
+    def row(actions: list[tuple[int, str]]) -> GameRow:
+        return GameRow("g", "h", GAME, 7, "random", tuple(actions), len(actions), False, "t")
+
+    held = replay(rules, 7, log[:4])
+    live_game = Live(row(log[:4]), held, view(held, 0))
+    with monkeypatch.context() as m:
+        m.setattr(service, "replay", lambda *a: pytest.fail("the deal was replayed"))
+        assert caught_up(row(log), live_game) == state
+        bad = [*log[:4], (log[4][0], "SW-NOPE")]
+        with pytest.raises(ReplayError, match="action 5"):
+            caught_up(row(bad), live_game)
+    other = replay(rules, 7, log[:2])  # (a log the held game is not a start of)
+    assert caught_up(row(log[:2]), live_game) == other
+    assert caught_up(row(log), None) == state
 
 
 def test_two_actions_at_once_apply_one(client: TestClient) -> None:

@@ -345,6 +345,8 @@ class Channels:
             if isinstance(message, Act):
                 answer = await self.tables.act(game_id, conn.seat, message.id, message.action,
                                                message.version)  # fmt: skip
+                if answer.ok and answer.version is not None:  # (its write kicked the driver)
+                    self.latest.is_news(game_id, answer.version)
                 await conn.send({"type": "answer", "id": message.id, **answer.to_json(tr)})
             elif isinstance(message, Agree):
                 try:

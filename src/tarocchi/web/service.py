@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from tarocchi.cards import team_of
 from tarocchi.games import game
 from tarocchi.games.base import IllegalAction, TrickGame
-from tarocchi.games.replay import ReplayError, replay
+from tarocchi.games.replay import ReplayError, iter_replay, replay
 from tarocchi.i18n import Msg, Translator
 from tarocchi.match import replayed
 from tarocchi.record import at_table, make_record, now
@@ -198,7 +198,7 @@ class Games:
         live = self.cache.get(row.id)
         if live is None or live.row.version != row.version or fresh:
             try:
-                state = replay(game(row.game), row.seed, row.actions)
+                state = caught_up(row, None if fresh else live)
             except ReplayError as e:
                 raise Conflict(e.args[0]) from None
             live = Live(row, state, view(state, HUMAN))
@@ -385,6 +385,20 @@ def outcome(rules: TrickGame[Any], state: Any) -> Outcome | None:
     team = "NS" if team_of(HUMAN) == 0 else "EW"
     verdict = "draw" if result.winner == "draw" else "win" if result.winner == team else "loss"
     return Outcome(result.margin(team_of(HUMAN)), verdict)
+
+
+def caught_up(row: GameRow, live: Live | None) -> Any:
+    """Return the state a stored game's log leads to: from a game in memory at an earlier
+    point of the same log, by its new actions only (a table's change is one or a few), else
+    from the deal; each action checked as in a replay (ReplayError)."""
+    rules = game(row.game)
+    if live is None or row.actions[: live.row.version] != live.row.actions:
+        return replay(rules, row.seed, row.actions)
+    state = live.state
+    for _, _, after in iter_replay(rules, live.state, row.actions[live.row.version :],
+                                   live.row.version + 1):  # fmt: skip
+        state = after
+    return state
 
 
 def is_revealed(row: GameRow) -> bool:

@@ -83,26 +83,13 @@ class PresenceStore:
 
     def clock(self, game_id: str) -> Clock | None:
         """Return a table's clock (None for an unknown game)."""
-        turn = (
-            sa.select(games.c.updated_at, timers.c.turn_s)
-            .select_from(games.outerjoin(timers, timers.c.game_id == games.c.id))
-            .where(games.c.id == game_id)
-        )
-        here = (
-            sa.select(presence.c.seat, presence.c.seen_until, presence.c.stand_in)
-            .where(presence.c.game_id == game_id)
-            .order_by(presence.c.seat)
-        )
-
-        def work(conn: sa.Connection) -> Clock | None:
-            row = conn.execute(turn).first()
-            if row is None:
-                return None
-            seats = tuple(Presence(*r) for r in conn.execute(here).all())
-            return Clock(str(row[0]), None if row[1] is None else float(row[1]), seats)
-
-        result: Clock | None = self._run(work)
-        return result
+        rows = self._run(lambda conn: conn.execute(CLOCK, {"game_id": game_id}).all())
+        if not rows:
+            return None
+        since, turn_s = str(rows[0].updated_at), rows[0].turn_s
+        seats = tuple(Presence(r.seat, r.seen_until, r.stand_in) for r in rows
+                      if r.seat is not None)  # fmt: skip
+        return Clock(since, None if turn_s is None else float(turn_s), seats)
 
     def set_timer(self, game_id: str, turn_s: float | None) -> None:
         """Set a table's turn timer (None: off, as at friends' tables)."""
@@ -118,8 +105,23 @@ class PresenceStore:
 
     def marks(self, game_id: str) -> dict[int, int]:
         """Return the decisions the AI made for an absent human: seat by index in the log."""
-        query = sa.select(stand_ins.c.idx, stand_ins.c.seat).where(stand_ins.c.game_id == game_id)
-        return {int(i): int(s) for i, s in self._run(lambda conn: conn.execute(query).all())}
+        asked = {"game_id": game_id}
+        return {int(i): int(s) for i, s in self._run(lambda conn: conn.execute(MARKS, asked).all())}
+
+
+# a table's clock in one statement (its game's last write and timer, a row a seat present,
+# the seat NULL when none is), and its marks: built once, read at every change of a table
+# (building a statement costs more than running it: see store.GAME_BY_ID)
+GAME_ID: sa.BindParameter[str] = sa.bindparam("game_id")
+CLOCK = (
+    sa.select(games.c.updated_at, timers.c.turn_s, presence.c.seat, presence.c.seen_until,
+              presence.c.stand_in)
+    .select_from(games.outerjoin(timers, timers.c.game_id == games.c.id)
+                 .outerjoin(presence, presence.c.game_id == games.c.id))
+    .where(games.c.id == GAME_ID)
+    .order_by(presence.c.seat)
+)  # fmt: skip
+MARKS = sa.select(stand_ins.c.idx, stand_ins.c.seat).where(stand_ins.c.game_id == GAME_ID)
 
 
 def stamp(seconds: float = 0.0) -> str:

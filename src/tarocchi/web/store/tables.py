@@ -68,8 +68,8 @@ class SeatRow:
     taken_at: str | None
 
 
-# a game's seats, and an action id's first answer, built once (read at every change of a
-# table and every action: see store.GAME_BY_ID)
+# a game's seats, an action id's first answer and a table's options, built once (read at
+# every change of a table and every action: see store.GAME_BY_ID)
 SEATS = (
     sa.select(*(seats.c[f] for f in SeatRow.__slots__))
     .where(seats.c.game_id == sa.bindparam("game_id"))
@@ -77,6 +77,9 @@ SEATS = (
 )
 ANSWER = sa.select(acts.c.answer).where(
     *(acts.c[k] == sa.bindparam(k) for k in ("game_id", "seat", "action_id"))
+)
+OPTIONS = sa.select(*(table_options.c[f] for f in TableOptions.__slots__)).where(
+    table_options.c.game_id == sa.bindparam("game_id")
 )
 
 
@@ -225,10 +228,7 @@ class TableStore:
 
     def options(self, game_id: str) -> TableOptions:
         """Return a table's options (the defaults if none were set)."""
-        query = sa.select(*(table_options.c[f] for f in TableOptions.__slots__)).where(
-            table_options.c.game_id == game_id
-        )
-        found = self._run(lambda conn: conn.execute(query).first())
+        found = self._run(lambda conn: conn.execute(OPTIONS, {"game_id": game_id}).first())
         return TableOptions() if found is None else TableOptions(*found)
 
     def _set(self, game_id: str, **values: Any) -> sa.Insert:
