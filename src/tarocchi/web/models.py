@@ -80,7 +80,7 @@ class Strict(BaseModel):
 
     @field_validator("*", mode="before")
     @classmethod
-    def whole(cls, value: Any) -> Any:
+    def whole(cls, value: object) -> object:
         """Take an integral float for the integer it is."""
         return int(value) if isinstance(value, float) and value.is_integer() else value
 

@@ -21,11 +21,11 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from types import TracebackType
-from typing import Any, TypeVar
+from types import ModuleType, TracebackType
+from typing import TypeVar
 
 import psycopg
 import sqlalchemy as sa
@@ -226,11 +226,13 @@ class Store:
         found = self._rows(GAME_BY_ID, {"game_id": game_id})
         return found[0] if found else None
 
-    def select(self, *where: sa.ColumnElement[bool], order: Any = ()) -> list[GameRow]:
+    def select(
+        self, *where: sa.ColumnElement[bool], order: Sequence[sa.ColumnElement[object]] = ()
+    ) -> list[GameRow]:
         """Return the stored games that meet conditions, in an order."""
         return self._rows(GAME_ROWS.where(*where).order_by(*order))
 
-    def _rows(self, query: sa.Select[Any], params: dict[str, Any] | None = None) -> list[GameRow]:
+    def _rows(self, query: sa.Executable, params: dict[str, str] | None = None) -> list[GameRow]:
         rows = self._run(lambda conn: conn.execute(query, params).all())
         return [
             GameRow(r.id, r.token_hash, r.game, r.seed % SEED_SPAN, r.level,
@@ -321,7 +323,7 @@ class Store:
         self.compact()
         return self.count(), self.size_bytes()
 
-    def _backend(self) -> Any:
+    def _backend(self) -> ModuleType:
         return postgresql if self.listener is not None else sqlite
 
     def watch(self, game_id: str, since: int) -> Watch:
@@ -350,9 +352,9 @@ GAME_ROWS = sa.select(
 GAME_BY_ID = GAME_ROWS.where(games.c.id == sa.bindparam("game_id"))
 
 
-def _values(row: GameRow) -> dict[str, Any]:
+def _values(row: GameRow) -> dict[str, object]:
     """Return the columns of a new game's row."""
-    values = {
+    values: dict[str, object] = {
         "id": row.id, "token_hash": row.token_hash, "game": row.game, "seed": _signed(row.seed),
         "level": row.level, "actions": dump_actions(row.actions), "version": row.version,
         "over": row.over, "started_at": row.started_at, "updated_at": row.started_at,

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
 from tarocchi.daily import new_key
 from tarocchi.web.store.schema import (
+    Run,
     daily,
     daily_choices,
     daily_keys,
@@ -31,7 +31,6 @@ from tarocchi.web.store.schema import (
     reviews,
 )
 
-Run = Callable[[Callable[[sa.Connection], Any]], Any]
 KEY_ENV = "TAROCCHI_DAILY_KEY"  # the key as text, if the site sets it rather than the database
 BARS = 20  # the histogram's bars, at most
 STANDINGS = 20  # yesterday's standings: the best this many
