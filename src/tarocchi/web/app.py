@@ -149,7 +149,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(run.db, run.db_pool)
+        store = Store(run.db, run.db_pool, run.daily_key)
         store.upgrade()
         pool = AiPool(run.ai_workers, prepare_worker, (AI_NICENESS,))
         await pool.start()
