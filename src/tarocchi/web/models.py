@@ -545,9 +545,9 @@ def exact_bounds(spec: dict[str, Any]) -> dict[str, Any]:
     return spec
 
 
-def errors_for(*codes: int) -> dict[int | str, dict[str, Any]]:
+def errors_for(*codes: int) -> dict[int | str, dict[str, object]]:
     """Return the OpenAPI `responses` entry of a route's error statuses."""
-    out: dict[int | str, dict[str, Any]] = {}
+    out: dict[int | str, dict[str, object]] = {}
     for code in codes:
         model = Malformed if code == 422 else Problem
         out[code] = {"model": model, "description": STATUS[code]}
