@@ -284,13 +284,13 @@ def serve(args: argparse.Namespace) -> int:
     from tarocchi.web.app import create_app
     from tarocchi.web.connections import Bounded
     from tarocchi.web.live import MAX_MESSAGE
-    from tarocchi.web.settings import AI_WORKERS_ENV, TIMING_ENV, Settings
-    from tarocchi.web.store import DB_ENV, database_url, default_url
+    from tarocchi.web.settings import AI_WORKERS_ENV, DB_ENV, TIMING_ENV, Settings
+    from tarocchi.web.store import database_url
     from tarocchi.web.store.retention import FINISHED_ENV, UNFINISHED_ENV
 
-    db = args.db or default_url()
     # the settings go through the environment: that is all a --workers process receives
-    os.environ[DB_ENV] = db
+    if args.db:
+        os.environ[DB_ENV] = args.db
     for name, value in ((UNFINISHED_ENV, args.keep_unfinished_days),
                         (FINISHED_ENV, args.keep_finished_days)):  # fmt: skip
         if value is not None:
@@ -298,12 +298,13 @@ def serve(args: argparse.Namespace) -> int:
     if args.server_timing:
         os.environ[TIMING_ENV] = "1"
     try:
-        Settings.from_environment()  # a bad setting stops serve here, named
+        settings = Settings.from_environment()  # a bad setting stops serve here, named
         limits = Limits(args.header_bytes, args.request_timeout, args.keep_alive,
                         args.client_connections, args.ws_ping)  # fmt: skip
     except ValueError as e:
         print(f"tarocchi serve: {e}", file=sys.stderr)
         return 2
+    db = settings.db
     if upgrade_db(db):
         return 1
     shown = database_url(db).render_as_string(hide_password=True)
@@ -332,7 +333,11 @@ def serve(args: argparse.Namespace) -> int:
         # the address once it answers: the AI workers load the compiled search first (and
         # compile it, for a minute or more, if `make serve` has not: numba's cache is empty)
         print("tarocchi: starting the AI players...", flush=True)
-        app = create_app(db, args.ai_workers, on_ready=lambda: print(address, flush=True))
+        app = create_app(
+            ai_workers=args.ai_workers,
+            on_ready=lambda: print(address, flush=True),
+            settings=settings,
+        )
         uvicorn.run(app, **bounds)
     return 0
 
@@ -355,9 +360,10 @@ def app_from_environment() -> FastAPI:
 
 def upgrade_db(db: str | None) -> int:
     """Bring a database (default: as serve's) to the current schema; return the exit status."""
-    from tarocchi.web.store import Store, StoreUnavailable, default_url
+    from tarocchi.web.settings import database
+    from tarocchi.web.store import Store, StoreUnavailable
 
-    store = Store(db or default_url())
+    store = Store(db or database())
     try:
         revision = store.upgrade()
     except StoreUnavailable as e:

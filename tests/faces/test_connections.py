@@ -198,7 +198,7 @@ def test_bad_bounds_are_refused_at_start(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tarocchi.cli import main
-    from tarocchi.web.store import DB_ENV
+    from tarocchi.web.settings import DB_ENV
 
     monkeypatch.setenv(DB_ENV, "")  # serve sets it for its workers: restored at the end
     for option, value in (("--header-bytes", "100"), ("--request-timeout", "0"),

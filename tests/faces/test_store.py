@@ -21,7 +21,8 @@ from fastapi.testclient import TestClient
 
 from tarocchi.cli import main
 from tarocchi.web.app import create_app
-from tarocchi.web.store import DB_ENV, GameRow, Store, StoreUnavailable, database_url
+from tarocchi.web.settings import DB_ENV
+from tarocchi.web.store import GameRow, Store, StoreUnavailable, database_url
 from tarocchi.web.store.retention import FINISHED_ENV, UNFINISHED_ENV, Retention, keep_tidy
 from tests.conftest import Postgres
 

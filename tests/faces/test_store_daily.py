@@ -12,7 +12,6 @@ import pytest
 import sqlalchemy as sa
 
 from tarocchi.web.store import GameRow, Store
-from tarocchi.web.store.daily import KEY_ENV
 
 T0 = "2026-12-05T10:00:00+00:00"
 DAY = "2026-12-05"
@@ -29,8 +28,7 @@ def finish(store: Store, game_id: str, margin: float, choices: list[tuple[str, s
     assert store.update(game_id, 0, ((0, "SW-K"),), True, T0, then=then)
 
 
-def test_one_key_made_once_for_every_process(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(KEY_ENV, raising=False)
+def test_one_key_made_once_for_every_process(store: Store) -> None:
     others = [Store(store.url.render_as_string(hide_password=False)) for _ in range(4)]
     keys: list[bytes] = []
     barrier = threading.Barrier(len(others))
@@ -48,10 +46,9 @@ def test_one_key_made_once_for_every_process(store: Store, monkeypatch: pytest.M
         s.close()
     assert len(keys) == 4 and len(set(keys)) == 1 and len(keys[0]) == 32
     assert store.daily.key(T0) == keys[0]
-    monkeypatch.setenv(KEY_ENV, "the site's own key")
-    fresh = Store(store.url.render_as_string(hide_password=False))
-    assert fresh.daily.key(T0) == b"the site's own key"
-    fresh.close()
+    given = Store(store.url.render_as_string(hide_password=False), daily_key="the site's own key")
+    assert given.daily.key(T0) == b"the site's own key"  # the site's, not the database's
+    given.close()
 
 
 def test_the_first_commitment_published_stays(store: Store) -> None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable
-from typing import Annotated, Any
+from collections.abc import Callable, Mapping
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request, Security
 from fastapi.responses import JSONResponse
@@ -68,7 +68,7 @@ Auth = Annotated[Key, Depends(opener)]
 GameId = Annotated[str, Path(max_length=64)]  # the server's ids are 16 characters
 
 
-def reply(data: dict[str, Any], status: int = 200) -> JSONResponse:
+def reply(data: Mapping[str, object], status: int = 200) -> JSONResponse:
     """Return plain JSON data as it is (it is JSON-ready: no encoder walk), with the time
     the request waited for the AI in a Server-Timing header."""
     return JSONResponse(data, status, {"Server-Timing": f"ai;dur={AI_MS.get():.1f}"})

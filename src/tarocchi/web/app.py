@@ -101,7 +101,7 @@ READY_TIMEOUT_S = 10.0  # an AI pool that cannot run a trivial job in this time 
 NOT_PAGES = ("/api/", "/cards/", "/static/", "/openapi.json", "/healthz", "/readyz")
 
 
-def excerpt(value: Any) -> str:
+def excerpt(value: object) -> str:
     """Return a short, printable excerpt of a value a request sent (lone surrogates and
     other unencodable characters escaped, at most EXCERPT characters)."""
     text = value if isinstance(value, str) else repr(value)
@@ -149,7 +149,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(run.db, run.db_pool)
+        store = Store(run.db, run.db_pool, run.daily_key)
         store.upgrade()
         pool = AiPool(run.ai_workers, prepare_worker, (AI_NICENESS,))
         await pool.start()

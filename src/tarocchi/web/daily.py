@@ -15,10 +15,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, TypedDict
 
 from fastapi import APIRouter, Body, Path, Request
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -26,11 +26,11 @@ from starlette.responses import Response
 
 from tarocchi import daily
 from tarocchi.games import GAMES, game
-from tarocchi.games.base import TrickGame
+from tarocchi.games.base import Rules
 from tarocchi.i18n import Msg, Translator, from_recipe, recipe, translator
 from tarocchi.web.api import reply
 from tarocchi.web.errors import Conflict, NotFound, Refused
-from tarocchi.web.jobs import HUMAN
+from tarocchi.web.jobs import HUMAN, restored
 from tarocchi.web.lang import language, render
 from tarocchi.web.models import (
     DailyCreated,
@@ -42,7 +42,6 @@ from tarocchi.web.models import (
     errors_for,
 )
 from tarocchi.web.players import CurrentPlayer, IssuedPlayer, client_of, known
-from tarocchi.web.reviews import restored
 from tarocchi.web.service import Games, position, view_json
 from tarocchi.web.store import GameRow, Store, StoreUnavailable
 from tarocchi.web.store.players import Player
@@ -66,6 +65,15 @@ def stamp() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+class DayJson(TypedDict):
+    """A game's day as the API tells it (`Day.json`)."""
+
+    game: str
+    date: str
+    commitment: str
+    seed: int | None  # once the day is over
+
+
 @dataclass(frozen=True, slots=True)
 class Day:
     """A game's published day: its seed (kept on the server until the day is over) and
@@ -76,7 +84,7 @@ class Day:
     seed: int
     commitment: str
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> DayJson:
         """Return the day as the API tells it: the seed only once the day is over."""
         revealed = self.day < today()
         return {"game": self.game, "date": self.day.isoformat(), "commitment": self.commitment,
@@ -271,8 +279,8 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
     return router
 
 
-def verified(game_name: str, day: date, seed: int, published: str, record: dict[str, Any]
-             ) -> tuple[int | None, Any]:  # fmt: skip
+def verified(game_name: str, day: date, seed: int, published: str,
+             record: Mapping[str, object]) -> tuple[int | None, object]:  # fmt: skip
     """Return the AI actions a record of a day's deal has, all checked (`daily.verify`),
     and None; or None and the recipe of the first thing that does not hold (an AI worker's
     job: it replays the day's AI)."""
@@ -282,7 +290,7 @@ def verified(game_name: str, day: date, seed: int, published: str, record: dict[
         return None, recipe(e.args[0])
 
 
-def standings(store: Store, game_name: str, day: date) -> dict[str, Any]:
+def standings(store: Store, game_name: str, day: date) -> dict[str, object]:
     """Return a day's standings as the API tells them."""
     rows = store.daily.standings(game_name, day.isoformat())
     return {"game": game_name, "date": day.isoformat(),
@@ -349,7 +357,7 @@ def add_pages(
                       "seat_names": [tr.seat(s) for s in range(4)]})  # fmt: skip
 
 
-def named(rules: TrickGame[Any], code: str, tr: Translator) -> str:
+def named(rules: Rules, code: str, tr: Translator) -> str:
     """Return an action as a reader reads it: a card by its code and name, else its code."""
     try:
         return f"{code} ({tr.card(rules.pack.cards[rules.card_id(code)])})"

@@ -15,10 +15,11 @@ import csv
 import io
 import math
 from dataclasses import asdict
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from markupsafe import Markup
 
 from tarocchi.games import GAMES, game
 from tarocchi.games.replay import ReplayError, replay
@@ -50,14 +51,14 @@ GAME_TITLES = {name: game(name).title for name in sorted(GAMES)}
 CSV_FIELDS = ("id", "game", "level", "finished_at", "result", "margin", "ai_margin", "accuracy")
 
 
-def deal_json(d: Deal) -> dict[str, Any]:
+def deal_json(d: Deal) -> dict[str, object]:
     """Return a deal of the history as the API lists it, with the page that opens it."""
     return {"id": d.id, "game": d.game, "level": d.level, "finished_at": d.finished_at,
             "result": d.result, "margin": d.margin, "ai_margin": d.ai_margin,
             "accuracy": d.accuracy, "url": f"/play/{d.game}?deal={d.id}"}  # fmt: skip
 
 
-async def page_of(request: Request, which: Filter, page: int) -> dict[str, Any]:
+async def page_of(request: Request, which: Filter, page: int) -> dict[str, object]:
     """Return a page of a filter's deals: the total, the number of pages and the deals."""
     store = store_of(request)
     total, found = await asyncio.to_thread(store.players.deals, which, PAGE, (page - 1) * PAGE)
@@ -70,7 +71,7 @@ async def lines_of(request: Request, which: Filter) -> list[Line]:
     return [line(s) for s in await asyncio.to_thread(store_of(request).players.sums, which)]
 
 
-def records(request: Request, which: Filter) -> list[dict[str, Any]]:
+def records(request: Request, which: Filter) -> list[dict[str, object]]:
     """Return the records of a filter's deals, finished or left, newest first (a log the
     rules refuse is left out): a finished deal's record, without its seed while its day's
     deal of the day lasts; a left deal's as far as South saw it (`left_record`)."""
@@ -89,7 +90,7 @@ def records(request: Request, which: Filter) -> list[dict[str, Any]]:
     return out
 
 
-def left_record(row: GameRow) -> dict[str, Any]:
+def left_record(row: GameRow) -> dict[str, object]:
     """Return the record of a deal South left before its end, holding only what South saw:
     South's hand as dealt, and the actions in order, each seat's card laid aside face down
     as null; no seed, no other hand (a left deal's cards stay hidden: its seat may still be
@@ -110,7 +111,7 @@ def left_record(row: GameRow) -> dict[str, Any]:
             "actions": shown, "result": None, "started_at": row.started_at}  # fmt: skip
 
 
-def charts(request: Request, which: Filter, tr: Translator, lines: list[Line]) -> list[Any]:
+def charts(request: Request, which: Filter, tr: Translator, lines: list[Line]) -> list[Markup]:
     """Return the charts of a filter: each game's margins, and the reviews' accuracy."""
     series = store_of(request).players.series
     words = (tr.gettext(N_("oldest")), tr.gettext(N_("newest")))
@@ -139,7 +140,7 @@ def make_router() -> APIRouter:
     @router.get("/api/me/history", response_model=History, responses=mine)
     async def get_history(request: Request, player: CurrentPlayer, game: GameQuery = None,
                           level: LevelQuery = None, result: ResultQuery = None,
-                          page: PageQuery = 1) -> dict[str, Any]:  # fmt: skip
+                          page: PageQuery = 1) -> dict[str, object]:  # fmt: skip
         """Your finished and left deals, newest first, a page of 25 at a time (a deal is
         left when you start another before its end, or leave it a week)."""
         which = Filter(known(player).id, game, level, result)
@@ -147,7 +148,7 @@ def make_router() -> APIRouter:
 
     @router.get("/api/me/stats", response_model=Stats, responses=mine)
     async def get_stats(request: Request, player: CurrentPlayer, game: GameQuery = None,
-                        level: LevelQuery = None) -> dict[str, Any]:  # fmt: skip
+                        level: LevelQuery = None) -> dict[str, object]:  # fmt: skip
         """Your statistics per game and level: deals, results, the mean margin with its 95%
         interval, the mean margin over the AI in your seat, the mean review accuracy."""
         which = Filter(known(player).id, game, level)
@@ -183,7 +184,7 @@ def make_router() -> APIRouter:
                            level: LevelQuery = None, result: ResultQuery = None,
                            page: PageQuery = 1) -> Response:  # fmt: skip
         """Your history: your progress, its charts, your deals, the exports, your player."""
-        context: dict[str, Any] = {"player": player, "filters": {"game": game, "level": level,
+        context: dict[str, object] = {"player": player, "filters": {"game": game, "level": level,
                                    "result": result}, "level_words": LEVEL_WORDS,
                                    "result_words": RESULT_WORDS, "games": GAME_TITLES}  # fmt: skip
         if player is not None:

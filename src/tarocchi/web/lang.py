@@ -9,9 +9,10 @@ gettext: placeholders are checked and autoescaped).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from babel.messages.extract import extract
 from babel.messages.pofile import read_po
@@ -93,8 +94,15 @@ def js_messages() -> tuple[str | tuple[str, ...], ...]:
     return tuple(dict.fromkeys(found))
 
 
+class JsCatalog(TypedDict):
+    """What the page's scripts need to speak a language (`js_catalog`)."""
+
+    lang: str
+    messages: dict[str, str | list[str]]  # by English id; a plural's forms as a list
+
+
 @cache
-def js_catalog(lang: str) -> dict[str, Any]:
+def js_catalog(lang: str) -> JsCatalog:
     """Return what the page's scripts need to speak a language: its strings' translations
     by English id (plural ones as the list of forms, in CLDR's order of plural categories,
     which the browser's Intl.PluralRules picks from: tests/browser check it against the
@@ -130,7 +138,9 @@ def templates(lang: str) -> Jinja2Templates:
     return Jinja2Templates(env=env)
 
 
-def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+def render(
+    request: Request, name: str, context: Mapping[str, object], status: int = 200
+) -> Response:
     """Render a page template in the request's language and theme, remembering a `?lang=`
     or `?theme=` choice."""
     lang = language(request)

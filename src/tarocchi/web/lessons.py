@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -34,7 +33,7 @@ from tarocchi.web.lang import language
 from tarocchi.web.models import MAX_VERSION, Action, Moved, errors_for
 from tarocchi.web.models import Lesson as LessonModel
 from tarocchi.web.players import client_of
-from tarocchi.web.service import Games, Live, view_json
+from tarocchi.web.service import Games, Live, Told, view_json
 
 # what a step says when it holds: its text and the cards it marks (a mask), or None
 Says = Callable[[View], tuple[Msg, int] | None]
@@ -402,7 +401,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         live = await games(request).load(game_id, auth)
         tr = translator(language(request))
         codes = live.view.rules.pack.codes
-        found: list[dict[str, Any]] = [
+        found: list[dict[str, object]] = [
             {
                 "key": step.key,
                 "text": tr.text(text),
@@ -425,7 +424,7 @@ def make_router(games: Callable[[Request], Games]) -> APIRouter:
         lesson = LESSONS[live.row.game]
         if live.row.seed != lesson.seed or live.row.level != LEVEL:
             raise Conflict(Msg("only the guided deal can be finished for you"))
-        events: list[dict[str, Any]] = []
+        events: list[Told] = []
         version = body.version  # the first action answers it (a stale one is refused)
         while live.state.to_move == HUMAN:
             code = await asyncio.to_thread(south_choice, live)

@@ -43,14 +43,15 @@ import asyncio
 import contextlib
 import time
 from collections import Counter
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 from fastapi import APIRouter, WebSocket
 from pydantic import TypeAdapter, ValidationError
 from starlette.websockets import WebSocketDisconnect
 
 from tarocchi.games import game
+from tarocchi.games.base import GameState, View
 from tarocchi.games.replay import replay
 from tarocchi.i18n import Msg, Translator, translator
 from tarocchi.views import view
@@ -61,6 +62,7 @@ from tarocchi.web.lang import language
 from tarocchi.web.models import Act, Agree, Handover, Hello, Ping
 from tarocchi.web.service import seat_json, tell
 from tarocchi.web.store import GameRow, Store, StoreUnavailable
+from tarocchi.web.store.notify import Watch
 from tarocchi.web.store.presence import HANDED, stamp
 from tarocchi.web.store.tables import TABLE
 from tarocchi.web.tables import Tables
@@ -91,22 +93,23 @@ class Closed(Exception):
 class Connection:
     """One seat's connection: what it has been told so far (its version, state and view)."""
 
+    state: GameState  # (set by start, before any update)
+    seen: View
+
     def __init__(self, ws: WebSocket, row: GameRow, seat: int, tr: Translator) -> None:
         self.ws = ws
         self.seat = seat
         self.tr = tr
         self.rules = game(row.game)
         self.version = 0
-        self.state: Any = None
-        self.seen: Any = None
         self.lock = asyncio.Lock()  # whole messages, one after another
         self.seen_at = time.monotonic()  # when its seat was last counted here (at its hello)
 
-    async def send(self, data: dict[str, Any]) -> None:
+    async def send(self, data: Mapping[str, object]) -> None:
         async with self.lock:
             await self.ws.send_json(data)
 
-    def start(self, row: GameRow, since: int | None) -> dict[str, Any]:
+    def start(self, row: GameRow, since: int | None) -> dict[str, object]:
         """Return the first message: the seat's whole view, or (since a version the game
         has reached) everything after it as one update."""
         if since is not None and since <= row.version:
@@ -120,7 +123,7 @@ class Connection:
         data = seat_json(row, self.state, self.seen, self.seat, self.tr, with_history=True)
         return {"type": "state", "seat": self.seat, "version": row.version, "view": data}
 
-    def update(self, row: GameRow) -> dict[str, Any]:
+    def update(self, row: GameRow) -> dict[str, object]:
         """Return the update from the version told last to the stored row's, from the seat's
         views of the stored log."""
         new = row.actions[self.version :]
@@ -282,7 +285,7 @@ class Channels:
             self.latest.follow(row.id, -1)
             changes.close()
 
-    async def push(self, conn: Connection, game_id: str, watch: Any) -> None:
+    async def push(self, conn: Connection, game_id: str, watch: Watch) -> None:
         """Send an update for each version the game reaches (read from the store); the
         driver hears of it too (the AI may be to move, its lease's holder dead)."""
         async for version in watch:
@@ -320,7 +323,7 @@ class Channels:
         self.driver.kick(game_id)
         await conn.send({"type": "seats", **await self.humans(game_id)})
 
-    async def push_table(self, conn: Connection, game_id: str, changes: Any) -> None:
+    async def push_table(self, conn: Connection, game_id: str, changes: Watch) -> None:
         """Send the table as it is at each change of its options or its humans' wishes."""
         async for _ in changes:
             await conn.send(await self.tables.table(game_id))

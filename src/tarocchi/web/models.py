@@ -80,7 +80,7 @@ class Strict(BaseModel):
 
     @field_validator("*", mode="before")
     @classmethod
-    def whole(cls, value: Any) -> Any:
+    def whole(cls, value: object) -> object:
         """Take an integral float for the integer it is."""
         return int(value) if isinstance(value, float) and value.is_integer() else value
 
@@ -545,9 +545,9 @@ def exact_bounds(spec: dict[str, Any]) -> dict[str, Any]:
     return spec
 
 
-def errors_for(*codes: int) -> dict[int | str, dict[str, Any]]:
+def errors_for(*codes: int) -> dict[int | str, dict[str, object]]:
     """Return the OpenAPI `responses` entry of a route's error statuses."""
-    out: dict[int | str, dict[str, Any]] = {}
+    out: dict[int | str, dict[str, object]] = {}
     for code in codes:
         model = Malformed if code == 422 else Problem
         out[code] = {"model": model, "description": STATUS[code]}

@@ -20,7 +20,7 @@ import io
 import re
 import secrets
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any
+from typing import Annotated
 
 import segno
 from fastapi import APIRouter, Depends, Request
@@ -152,7 +152,7 @@ def known(player: Player | None) -> Player:
     return player
 
 
-def me(player: Player) -> dict[str, Any]:
+def me(player: Player) -> dict[str, str | None]:
     """Return a player as /api/me tells them."""
     return {"id": player.id, "name": player.name, "since": player.created_at}
 
@@ -176,12 +176,14 @@ def make_router() -> APIRouter:
     router = APIRouter(prefix="/api/me")
 
     @router.get("", response_model=Me, responses=errors_for(401, 503))
-    async def get_me(player: CurrentPlayer) -> dict[str, Any]:
+    async def get_me(player: CurrentPlayer) -> dict[str, str | None]:
         """Return this browser's player: id, display name and since when."""
         return me(known(player))
 
     @router.put("/name", response_model=Me, responses=errors_for(400, 401, 422, 503))
-    async def put_name(body: NewName, request: Request, player: CurrentPlayer) -> dict[str, Any]:
+    async def put_name(
+        body: NewName, request: Request, player: CurrentPlayer
+    ) -> dict[str, str | None]:
         """Set your display name (null or blank: none)."""
         found = known(player)
         name = body.name.strip() if body.name else None
@@ -201,7 +203,7 @@ def make_router() -> APIRouter:
 
     @router.post("/move", status_code=201, response_model=MoveCode,
                  responses=errors_for(401, 503))  # fmt: skip
-    async def post_move(request: Request, player: CurrentPlayer) -> dict[str, Any]:
+    async def post_move(request: Request, player: CurrentPlayer) -> dict[str, str]:
         """Make a one-time code (and its link and QR code) that brings your history to
         another browser within ten minutes; a new code replaces the last one."""
         found = known(player)

@@ -31,7 +31,7 @@ import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import Unpack
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -42,26 +42,16 @@ from tarocchi.games.replay import ReplayError, replay
 from tarocchi.i18n import Msg, Translator, from_recipe, recipe, translator
 from tarocchi.match import replayed
 from tarocchi.record import RecordError, make_record
-from tarocchi.review import (
-    Review,
-    ai_from_json,
-    ai_line,
-    ai_to_json,
-    assemble,
-    from_json,
-    plan,
-    to_json,
-    value,
-)
+from tarocchi.review import ai_from_json, to_json
 from tarocchi.views import history
 from tarocchi.web.api import Auth, GameId, reply
 from tarocchi.web.errors import Conflict, NotFound
-from tarocchi.web.jobs import HUMAN
+from tarocchi.web.jobs import HUMAN, ai_job, card_of, restored, review_step
 from tarocchi.web.lang import language
 from tarocchi.web.models import AiDeal, ReviewState, errors_for
 from tarocchi.web.service import NOT_OVER, UNREVEALED, Games, Live, is_revealed, record_of
 from tarocchi.web.store import GameRow, Store, StoreUnavailable
-from tarocchi.web.store.reviews import ReviewRow
+from tarocchi.web.store.reviews import Progress, ReviewRow
 from tarocchi.web.workers import AiPool, Unavailable
 
 POLL_S = 2.0  # how often an idle process looks for work another process left or asked for
@@ -71,75 +61,6 @@ REVIEW_NICENESS = 19  # below the AI pool's: a live turn's search always goes fi
 REVIEW_DEADLINE_S = 600.0
 FAILED = Msg("the review could not be computed; ask for it again")
 SERVED_CACHE = 64  # reviews kept translated (a Minchiate review takes ~10 ms to translate)
-
-
-# -- the stored form: reasons as message recipes ------------------------------------------
-
-
-def _reasons(data: dict[str, Any], convert: Callable[[Any], Any]) -> dict[str, Any]:
-    """Return a review's JSON form with each reason (the choices', the key moments')
-    converted."""
-    out = dict(data)
-    out["decisions"] = [
-        {**d, "choices": [{**c, "reason": convert(c["reason"])} for c in d["choices"]]}
-        for d in data["decisions"]
-    ]
-    out["key_moments"] = [{**k, "reason": convert(k["reason"])} for k in data["key_moments"]]
-    out["swings"] = [
-        {**s, "causes": [{**c, "label": convert(c["label"])} for c in s["causes"]]}
-        for s in data.get("swings", ())
-    ]
-    out["lessons"] = [
-        {**x, "made": convert(x["made"]), "best": convert(x["best"])}
-        for x in data.get("lessons", ())
-    ]
-    return out
-
-
-def stored(r: Review) -> str:
-    """Return a review as stored: JSON, its reasons as message recipes."""
-    english = to_json(r)
-    reasons = iter(
-        [c.reason for d in r.decisions for c in d.choices]
-        + [k.reason for k in r.key_moments]
-        + [c.label for s in r.swings for c in s.causes]
-        + [text for x in r.lessons for text in (x.made, x.best)]
-    )
-    return json.dumps(_reasons(english, lambda _text: recipe(next(reasons))))
-
-
-def restored(text: str) -> Review:
-    """Return the review stored as `stored` wrote it, its reasons messages again."""
-    data = json.loads(text)
-    return from_json(_reasons(data, lambda r: from_recipe(r, card_of(data["game"]))))
-
-
-def card_of(game_name: str) -> Callable[[str], Any]:
-    """Return what reads a card code of a game as its card (a recipe's cards)."""
-    pack = game(game_name).pack
-    return lambda code: pack.cards[pack.card_id(code)]
-
-
-# -- the jobs, in the review pool's process ------------------------------------------------
-
-
-def review_step(record: dict[str, Any], level: str, data: str | None, ai: str | None,
-                seat: int = HUMAN) -> str:  # fmt: skip
-    """Value a seat's next decision of a record not yet in the stored review data (none
-    left: nothing) and return the review so far as stored, with the AI's line if given."""
-    p = plan(record, seat, level)
-    so_far = restored(data) if data else None
-    decisions = list(so_far.decisions) if so_far else []
-    if len(decisions) < p.total:
-        decisions.append(value(p, len(decisions)))
-    line = ai_from_json(json.loads(ai)) if ai else None
-    return stored(assemble(p, decisions, line, so_far.swings if so_far else ()))
-
-
-def ai_job(record: dict[str, Any], level: str, seat: int = HUMAN) -> str:
-    """Play the deal again with the AI of the level in a seat; return its line as stored
-    (JSON)."""
-    return json.dumps(ai_to_json(ai_line(plan(record, seat, level))))
 
 
 # -- the service ---------------------------------------------------------------------------
@@ -211,7 +132,7 @@ class Reviewer:
             with contextlib.suppress(StoreUnavailable):
                 await self.save(key)
 
-    async def record(self, key: tuple[str, int]) -> tuple[str, dict[str, Any]] | None:
+    async def record(self, key: tuple[str, int]) -> tuple[str, dict[str, object]] | None:
         """Return a claimed review's table level and its game's record, the stored log
         replayed once per claim (a finished deal's log no longer changes) and off the event
         loop; None if the game is gone or its log is refused (the review then failed)."""
@@ -224,7 +145,7 @@ class Reviewer:
             await self.failed(key, e.args[0])
             return None
 
-    async def step(self, key: tuple[str, int], level: str, record: dict[str, Any]) -> bool:
+    async def step(self, key: tuple[str, int], level: str, record: dict[str, object]) -> bool:
         """Do the next piece of a claimed review's work and store it; return whether this
         process should go on with it."""
         game_id, seat = key
@@ -256,7 +177,9 @@ class Reviewer:
             return False
         return await self.save((rv.game_id, rv.seat), done=done, data=data)
 
-    async def save(self, key: tuple[str, int], end: bool = False, **values: Any) -> bool:
+    async def save(
+        self, key: tuple[str, int], end: bool = False, **values: Unpack[Progress]
+    ) -> bool:
         """Write values while holding the review, extending the lease (with end, ending it);
         return whether this process still held it."""
         lease = None if end else self.until()
@@ -275,24 +198,25 @@ class Reviewer:
 
 
 @lru_cache(maxsize=SERVED_CACHE)
-def served(data: str, lang: str) -> dict[str, Any]:
+def served(data: str, lang: str) -> dict[str, object]:
     """Return a stored review in a language (kept for the page's next polls, which mostly
     find it unchanged)."""
     return to_json(restored(data), translator(lang))
 
 
-def body(live: Live, rv: ReviewRow | None, tr: Translator, seat: int = HUMAN) -> dict[str, Any]:
+def body(live: Live, rv: ReviewRow | None, tr: Translator, seat: int = HUMAN) -> dict[str, object]:
     """Return a seat's review of a game as the API serves it, its texts in tr's language."""
     rules = game(live.row.game)
-    out: dict[str, Any] = {"status": "none", "done": 0, "total": None, "review": None,
+    out: dict[str, object] = {"status": "none", "done": 0, "total": None, "review": None,
                            "ai": None, "error": None}  # fmt: skip
     if rv is None:
         return out
     out.update(status=rv.status, done=rv.done, total=rv.total)
     if rv.data:
-        out["review"] = served(rv.data, tr.lang)
+        review = served(rv.data, tr.lang)
         if not is_revealed(live.row):  # a deal of the day's seed, before its day is over
-            out["review"] = {k: v for k, v in out["review"].items() if k != "seed"}
+            review = {k: v for k, v in review.items() if k != "seed"}
+        out["review"] = review
     if rv.ai:
         ai = json.loads(rv.ai)
         yours = rules.result(live.state).margin(team_of(seat))
@@ -313,7 +237,7 @@ def first_difference(
     ai: str,
     lang: str,
     seat: int = HUMAN,
-) -> dict[str, Any] | None:
+) -> dict[str, object] | None:
     """Return where the AI in a seat first chose otherwise than its player: the action's
     place, its trick (0 before the first), the AI's action and South's, and for each that
     is not a card the words of its button at the table, in lang (None: it never did)."""
@@ -337,7 +261,7 @@ def first_difference(
             "ai_words": words(ai_code), "yours_words": words(yours)}  # fmt: skip
 
 
-def ai_deal(row: GameRow, ai: str, tr: Translator, seat: int = HUMAN) -> dict[str, Any]:
+def ai_deal(row: GameRow, ai: str, tr: Translator, seat: int = HUMAN) -> dict[str, object]:
     """Return the AI's own deal on a seat's cards: its record and its history as that seat
     saw it (the replay steps through both)."""
     rules = game(row.game)

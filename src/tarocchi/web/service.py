@@ -24,16 +24,19 @@ from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
-from typing import Any, TypeVar
+from typing import NotRequired, TypedDict, TypeVar
 
+import sqlalchemy as sa
+
+from tarocchi.bots.hints import HintJson
 from tarocchi.cards import team_of
 from tarocchi.games import game
-from tarocchi.games.base import IllegalAction, TrickGame
+from tarocchi.games.base import GameState, IllegalAction, Rules
 from tarocchi.games.replay import ReplayError, iter_replay, replay
 from tarocchi.i18n import Msg, Translator
 from tarocchi.match import replayed
 from tarocchi.record import at_table, make_record, now
-from tarocchi.views import View, history, refusals, step, to_json, view
+from tarocchi.views import Entry, View, history, refusals, step, to_json, view
 from tarocchi.web.errors import (
     Conflict,
     Forbidden,
@@ -77,13 +80,22 @@ AI_MS: ContextVar[float] = ContextVar("AI_MS", default=0.0)
 Key = str | Player | None
 
 
+class Told(TypedDict):
+    """What a seat saw change at one action (`tell`): the seat that acted, the changes, and
+    the action's code when it is the seer's own."""
+
+    seat: int
+    changes: list[Entry]
+    action: NotRequired[str]
+
+
 @dataclass(slots=True)
 class Live:
     """A game in memory: its stored row, the state its log leads to and South's view of it
     (the next action's events are told from that view, without replaying the deal)."""
 
     row: GameRow
-    state: Any
+    state: GameState
     view: View
 
 
@@ -103,7 +115,7 @@ class Games:
         self.ended: Callable[[str], None] = lambda game_id: None
 
     async def in_pool(
-        self, client: str, game_id: str, fn: Callable[..., T], *args: Any, shortens: bool = True
+        self, client: str, game_id: str, fn: Callable[..., T], *args: object, shortens: bool = True
     ) -> T:
         """Run an AI job in its client's and its game's turn, its time added to AI_MS; with
         shortens and every worker busy, the job runs at the short budget (its last argument).
@@ -207,7 +219,7 @@ class Games:
 
     async def create(
         self, body: NewGame, client: str, tr: Translator, player_id: str | None = None
-    ) -> tuple[Live, str, list[dict[str, Any]]]:
+    ) -> tuple[Live, str, list[Told]]:
         """Start a game (the player's, if any) and let the AI act up to South's first
         decision."""
         self.limit("create", client)
@@ -226,7 +238,7 @@ class Games:
         tr: Translator,
         save: Callable[[GameRow], GameRow] | None = None,
         player_id: str | None = None,
-    ) -> tuple[Live, str, list[dict[str, Any]]]:
+    ) -> tuple[Live, str, list[Told]]:
         """Deal a new game (the player's, if any), let the AI act up to South's first
         decision and store it (by save, which returns the row stored; a deal of the day's AI
         plays its own way)."""
@@ -254,7 +266,7 @@ class Games:
 
     async def act(
         self, live: Live, body: Action, client: str, tr: Translator
-    ) -> tuple[Live, list[dict[str, Any]]]:
+    ) -> tuple[Live, list[Told]]:
         """Apply South's action, then the AI's, and store the longer log."""
         row = live.row  # as load() read it; the conditional write below settles any race
         if body.version != row.version:
@@ -314,8 +326,8 @@ class Games:
             raise Conflict(AT_A_TABLE)
 
     def finished_daily(
-        self, row: GameRow, actions: tuple[tuple[int, str], ...], final: Any
-    ) -> Callable[[Any], None]:
+        self, row: GameRow, actions: tuple[tuple[int, str], ...], final: GameState
+    ) -> Callable[[sa.Connection], None]:
         """Return the write of a deal of the day's try that ends: its margin and South's
         choices, each at its position (a hash of the log before it), for the field."""
         margin = game(row.game).result(final).margin(team_of(HUMAN))
@@ -324,7 +336,7 @@ class Games:
         stamp = now()
         return lambda conn: self.store.daily.finish(conn, row.id, margin, choices, stamp)
 
-    async def hints(self, live: Live, client: str, seat: int = HUMAN) -> list[dict[str, Any]]:
+    async def hints(self, live: Live, client: str, seat: int = HUMAN) -> list[HintJson]:
         """Rank a seat's legal actions (409 when it is not to act, or at a table whose
         creator has not allowed hints)."""
         if live.state.to_move != seat:
@@ -364,7 +376,7 @@ class Games:
         self.remember(started)
         return started, token
 
-    def record(self, live: Live) -> dict[str, Any]:
+    def record(self, live: Live) -> dict[str, object]:
         """Return the deal record once the deal is over (409 before)."""
         if not game(live.row.game).is_over(live.state):
             raise Conflict(NOT_OVER)
@@ -376,7 +388,7 @@ class Games:
         return at_table(record_of(row), held, self.store.presence.marks(live.row.id))
 
 
-def outcome(rules: TrickGame[Any], state: Any) -> Outcome | None:
+def outcome(rules: Rules, state: GameState) -> Outcome | None:
     """Return how a deal ended for South's team, or None while it goes on (the history
     reads it, whoever played the last card: South, a friend or the AI)."""
     if not rules.is_over(state):
@@ -387,7 +399,7 @@ def outcome(rules: TrickGame[Any], state: Any) -> Outcome | None:
     return Outcome(result.margin(team_of(HUMAN)), verdict)
 
 
-def caught_up(row: GameRow, live: Live | None) -> Any:
+def caught_up(row: GameRow, live: Live | None) -> GameState:
     """Return the state a stored game's log leads to: from a game in memory at an earlier
     point of the same log, by its new actions only (a table's change is one or a few), else
     from the deal; each action checked as in a replay (ReplayError)."""
@@ -409,7 +421,7 @@ def is_revealed(row: GameRow) -> bool:
     return date.fromisoformat(json.loads(row.daily)["date"]) < datetime.now(UTC).date()
 
 
-def record_of(row: GameRow) -> dict[str, Any]:
+def record_of(row: GameRow) -> dict[str, object]:
     """Return the record of a stored game whose deal is over (ReplayError for a log the
     rules refuse)."""
     level = row.level
@@ -428,29 +440,30 @@ def record_of(row: GameRow) -> dict[str, Any]:
 
 
 def tell(
-    rules: TrickGame[Any],
-    state: Any,
+    rules: Rules,
+    state: GameState,
     seen: View,
     actions: Sequence[tuple[int, str]],
     tr: Translator,
     seer: int = HUMAN,
-) -> tuple[Any, View, list[dict[str, Any]]]:
+) -> tuple[GameState, View, list[Told]]:
     """Apply actions, each by the seat to move (IllegalAction otherwise), to a state a seat
     (seer: South unless told) sees as seen; return the new state, the seat's view of it and
     what it saw change at each action (`views.step`, texts in tr's language), its own action
     named."""
-    events = []
+    events: list[Told] = []
     for seat, code in actions:
         if state.to_move != seat:
             raise IllegalAction(Msg("seat %(seat)d is not to move", seat=seat))
         state, seen, shown = step(rules, state, rules.parse_action(code), seer, seen, tr)
-        events.append(
-            {"seat": seat, "changes": shown, **({"action": code} if seat == seer else {})}
-        )
+        told: Told = {"seat": seat, "changes": shown}
+        if seat == seer:
+            told["action"] = code
+        events.append(told)
     return state, seen, events
 
 
-def view_json(live: Live, tr: Translator, with_history: bool = False) -> dict[str, Any]:
+def view_json(live: Live, tr: Translator, with_history: bool = False) -> dict[str, object]:
     """Return South's view of a live game as JSON, with reasons for refused cards, the texts
     in tr's language; with_history, also the deal's history as South saw it (replayed: a
     reloaded page's log; an action's answer tells only its events)."""
@@ -458,8 +471,13 @@ def view_json(live: Live, tr: Translator, with_history: bool = False) -> dict[st
 
 
 def seat_json(
-    row: GameRow, state: Any, seen: View, seat: int, tr: Translator, with_history: bool = False
-) -> dict[str, Any]:
+    row: GameRow,
+    state: GameState,
+    seen: View,
+    seat: int,
+    tr: Translator,
+    with_history: bool = False,
+) -> dict[str, object]:
     """Return a seat's view (seen: view(state, seat)) of a stored game as JSON, as view_json
     does South's."""
     rules = game(row.game)

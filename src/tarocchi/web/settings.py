@@ -1,6 +1,7 @@
 """The web server's settings: one frozen object, built once when the app is assembled (from
 `tarocchi serve`'s options, which reach a `--workers` process through its environment) and
-handed down to the parts that use it; no other module of the web reads the environment.
+handed down to the parts that use it (the store its database and the deals of the day's
+key); no other module of the web reads the environment.
 
 Each setting has a variable, read by `Settings.from_environment`; a bad value stops the
 server at start with the variable named, rather than failing later inside a request.
@@ -14,9 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from tarocchi.web.store import DB_ENV, DEFAULT_DB, POOL_SIZE
+from tarocchi.web.store import DEFAULT_DB, POOL_SIZE, database_url
 from tarocchi.web.store.retention import Retention
 
+DB_ENV = "TAROCCHI_DB"
+DAILY_KEY_ENV = "TAROCCHI_DAILY_KEY"  # the site's key of the deals of the day, as text
+# a key's fewest characters: anyone who guesses the key knows every deal of the day ahead
+MIN_KEY_CHARS = 16
 AI_WORKERS_ENV = "TAROCCHI_AI_WORKERS"
 POOL_ENV = "TAROCCHI_DB_POOL"
 TIMING_ENV = "TAROCCHI_SERVER_TIMING"  # 1: answers carry Server-Timing (benchmarks only)
@@ -52,12 +57,22 @@ class Settings:
     watch_pace_s: float = 1.5
     # a dead process's review waits this long before another takes it up
     review_lease_s: float = 30.0
+    # the key of the deals of the day's seeds, if the site gives one (else the database makes
+    # its own); a secret, kept out of the settings' repr (and so of any log)
+    daily_key: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name in VARIABLES and not (math.isfinite(value) and value > 0):
                 raise ValueError(f"{f.name} must be a number above 0, not {value!r}")
+        try:
+            database_url(self.db)
+        except ValueError as e:
+            raise ValueError(f"db (${DB_ENV}): {e}") from None
+        if self.daily_key is not None and len(self.daily_key) < MIN_KEY_CHARS:
+            raise ValueError(f"daily_key (${DAILY_KEY_ENV}) must have at least {MIN_KEY_CHARS} "
+                             f"characters, not {len(self.daily_key)}")  # fmt: skip
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -68,9 +83,16 @@ class Settings:
             text = environ.get(variable)
             if text:
                 numbers[name] = number(variable, text, whole=name in ("ai_workers", "db_pool"))
-        given = cls(environ.get(DB_ENV) or DEFAULT_DB, timing=environ.get(TIMING_ENV) == "1",
-                    retention=Retention.from_environment(environ))  # fmt: skip
+        given = cls(database(environ), timing=environ.get(TIMING_ENV) == "1",
+                    retention=Retention.from_environment(environ),
+                    daily_key=environ.get(DAILY_KEY_ENV) or None)  # fmt: skip
         return replace(given, **numbers)
+
+
+def database(environ: Mapping[str, str] = os.environ) -> str:
+    """Return the database the environment names (as serve's): $TAROCCHI_DB, else
+    tarocchi.sqlite3 in the working folder."""
+    return environ.get(DB_ENV) or DEFAULT_DB
 
 
 def number(variable: str, text: str, whole: bool) -> float:

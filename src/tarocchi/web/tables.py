@@ -24,18 +24,19 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 
+from tarocchi.cards import Card
 from tarocchi.games import game
-from tarocchi.games.base import IllegalAction
+from tarocchi.games.base import GameState, IllegalAction
 from tarocchi.i18n import Msg, Translator, from_recipe, recipe
 from tarocchi.record import now
 from tarocchi.web.api import Auth, GameId, reply
 from tarocchi.web.errors import Conflict, Forbidden, NotFound
-from tarocchi.web.jobs import HUMAN
+from tarocchi.web.jobs import HUMAN, card_of
 from tarocchi.web.models import (
     Invitation,
     Seats,
@@ -79,15 +80,15 @@ class Answer:
         return json.dumps(data)
 
     @staticmethod
-    def load(text: str, card: Callable[[str], Any]) -> Answer:
+    def load(text: str, card: Callable[[str], Card]) -> Answer:
         """Return a stored answer (cards of its reason read by card(code))."""
         data = json.loads(text)
         why = data.get("reason")
         return Answer(data["ok"], data["version"], None if why is None else from_recipe(why, card))
 
-    def to_json(self, tr: Translator) -> dict[str, Any]:
+    def to_json(self, tr: Translator) -> dict[str, object]:
         """Return the answer as a seat reads it, in tr's language."""
-        out: dict[str, Any] = {"ok": self.ok}
+        out: dict[str, object] = {"ok": self.ok}
         if self.version is not None:
             out["version"] = self.version
         if self.reason is not None:
@@ -151,7 +152,7 @@ class Tables:
         if row is None:
             raise NotFound(NO_GAME)
         rules = game(row.game)
-        card = _card_of(rules)
+        card = card_of(rules.name)
         first = await asyncio.to_thread(tables.answer, game_id, seat, action_id)
         if first is not None:
             return Answer.load(first, card)
@@ -220,7 +221,7 @@ class Tables:
         await asyncio.to_thread(tables.announce, row.id)
         self.moved(nxt.id)  # the AI may have the first turn
 
-    async def table(self, game_id: str) -> dict[str, Any]:
+    async def table(self, game_id: str) -> dict[str, object]:
         """Return what every seat of a table may know of it beyond the deal: who plays each
         seat, whether hints are allowed, each human's wish for the next deal, and the next
         game once they all agreed."""
@@ -233,11 +234,7 @@ class Tables:
                 "next": options.next_game}  # fmt: skip
 
 
-def _card_of(rules: Any) -> Callable[[str], Any]:
-    return lambda code: rules.pack.cards[rules.card_id(code)]
-
-
-def _refusal(state: Any, seat: int, asked: int, version: int) -> Msg | None:
+def _refusal(state: GameState, seat: int, asked: int, version: int) -> Msg | None:
     """Return why a seat may not act on a state at `version` answering `asked`, or None."""
     if asked != version:
         return Msg("stale version %(asked)d: the game is at version %(version)d",

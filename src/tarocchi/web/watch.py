@@ -18,10 +18,10 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable
-from typing import Any
 
 from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse
+from starlette.requests import HTTPConnection
 from starlette.responses import Response
 from starlette.websockets import WebSocketDisconnect
 
@@ -51,11 +51,11 @@ async def watched_row(store: Store, game_id: str) -> GameRow | None:
     return row
 
 
-def message(row: GameRow, tr: Translator) -> dict[str, Any]:
+def message(row: GameRow, tr: Translator) -> dict[str, object]:
     """Return what a watcher is told of a stored game: its public view (and once it is
     over, the hands as dealt)."""
     state = replay(game(row.game), row.seed, row.actions)
-    out: dict[str, Any] = {"type": "watch", "version": row.version,
+    out: dict[str, object] = {"type": "watch", "version": row.version,
                            "view": to_json(public_view(state), tr)}  # fmt: skip
     if row.over:
         out["hands"] = record_of(row)["hands"]
@@ -81,7 +81,7 @@ async def listen(ws: WebSocket) -> None:
         await receive(ws)
 
 
-def make_router(games: Callable[[Request], Games], tables: Callable[[Any], Tables]
+def make_router(games: Callable[[Request], Games], tables: Callable[[HTTPConnection], Tables]
                 ) -> APIRouter:  # fmt: skip
     """Return the watching routes, reading the services from the app."""
     router = APIRouter()

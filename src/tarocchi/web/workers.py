@@ -30,7 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -60,7 +60,7 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _init_worker(parent: int, initializer: Callable[..., None], args: tuple[Any, ...]) -> None:
+def _init_worker(parent: int, initializer: Callable[..., None], args: tuple[object, ...]) -> None:
     die_with_parent(parent)
     # the server's SIGINT (Ctrl-C in a terminal reaches the whole group) is the server's
     # to handle: a worker interrupted mid-job would only break the pool during shutdown
@@ -93,7 +93,7 @@ class AiPool:
         self,
         workers: int,
         initializer: Callable[..., None],
-        initargs: tuple[Any, ...] = (),
+        initargs: tuple[object, ...] = (),
         deadline_s: float = DEADLINE_S,
     ) -> None:
         self.workers = workers
@@ -182,7 +182,7 @@ class AiPool:
         self,
         keys: Sequence[str],
         fn: Callable[..., T],
-        *args: Any,
+        *args: object,
         shortens: bool = False,
         timeout: float | None = None,
     ) -> T:

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from types import TracebackType
-from typing import Any, TypeVar
+from types import ModuleType, TracebackType
+from typing import TypeVar
 
 import psycopg
 import sqlalchemy as sa
@@ -41,7 +40,6 @@ from tarocchi.web.store.schema import Outcome, games
 from tarocchi.web.store.tables import TableStore, dump_actions, update_query
 
 DEFAULT_DB = "tarocchi.sqlite3"
-DB_ENV = "TAROCCHI_DB"
 POOL_SIZE = 4  # connections per process (requests use one at a time: calls are short)
 DELETE_BATCH = 1000  # rows per deleting transaction, so that writers never wait long
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -54,18 +52,21 @@ class StoreUnavailable(RuntimeError):
     """The database cannot be reached or is busy; nothing was changed, try again later."""
 
 
-def default_url() -> str:
-    """Return the database: $TAROCCHI_DB, else tarocchi.sqlite3 in the working folder."""
-    return os.environ.get(DB_ENV) or DEFAULT_DB
-
-
 def database_url(db: str | Path) -> sa.URL:
-    """Return the SQLAlchemy URL of a database given as a file path or a URL."""
+    """Return the SQLAlchemy URL of a database given as a file path or a URL (ValueError for
+    a URL of another kind, or one that does not parse)."""
     text = str(db)
-    if text.startswith(("postgresql:", "postgres:", "postgresql+psycopg:")):
-        return sa.make_url(text).set(drivername="postgresql+psycopg")
-    if text.startswith("sqlite:"):
-        return sa.make_url(text)
+    scheme = text.split(":", 1)[0][:20]  # (only the scheme is told: the rest may hold a password)
+    try:
+        if text.startswith(("postgresql:", "postgres:", "postgresql+psycopg:")):
+            return sa.make_url(text).set(drivername="postgresql+psycopg")
+        if text.startswith("sqlite:"):
+            return sa.make_url(text)
+    except (ValueError, exc.ArgumentError):
+        raise ValueError(f"this {scheme}: URL does not parse") from None
+    if "://" in text:
+        raise ValueError(f"a {scheme}:// URL is no database here: give a SQLite file or a "
+                         "postgresql:// URL")  # fmt: skip
     return sa.URL.create("sqlite", database=text)
 
 
@@ -98,7 +99,11 @@ class GameRow:
 class Store:
     """The games of one database (thread-safe: each call is one short transaction)."""
 
-    def __init__(self, db: str | Path, pool_size: int | None = None) -> None:
+    def __init__(
+        self, db: str | Path, pool_size: int | None = None, daily_key: str | None = None
+    ) -> None:
+        """Open a database (a file or a URL), with pool_size connections on PostgreSQL;
+        daily_key, the site's key of the deals of the day (else the database's)."""
         self.url = database_url(db)
         self.hub = Hub()
         self.listener: postgresql.Listener | None = None
@@ -112,7 +117,7 @@ class Store:
         self.tables = TableStore(self._run, self.url.get_backend_name(),
                                  self._backend().TRANSACTION, self._changed)  # fmt: skip
         self.presence = PresenceStore(self._run, self.url.get_backend_name())
-        self.daily = DailyStore(self._run, self.atomic, self.url.get_backend_name())
+        self.daily = DailyStore(self._run, self.atomic, self.url.get_backend_name(), daily_key)
         # (several statements in one transaction: a migration's options, a write lock)
         self.players = PlayerStore(self._run, self._backend().MIGRATION)
 
@@ -226,11 +231,13 @@ class Store:
         found = self._rows(GAME_BY_ID, {"game_id": game_id})
         return found[0] if found else None
 
-    def select(self, *where: sa.ColumnElement[bool], order: Any = ()) -> list[GameRow]:
+    def select(
+        self, *where: sa.ColumnElement[bool], order: Sequence[sa.ColumnElement[object]] = ()
+    ) -> list[GameRow]:
         """Return the stored games that meet conditions, in an order."""
         return self._rows(GAME_ROWS.where(*where).order_by(*order))
 
-    def _rows(self, query: sa.Select[Any], params: dict[str, Any] | None = None) -> list[GameRow]:
+    def _rows(self, query: sa.Executable, params: dict[str, str] | None = None) -> list[GameRow]:
         rows = self._run(lambda conn: conn.execute(query, params).all())
         return [
             GameRow(r.id, r.token_hash, r.game, r.seed % SEED_SPAN, r.level,
@@ -321,7 +328,7 @@ class Store:
         self.compact()
         return self.count(), self.size_bytes()
 
-    def _backend(self) -> Any:
+    def _backend(self) -> ModuleType:
         return postgresql if self.listener is not None else sqlite
 
     def watch(self, game_id: str, since: int) -> Watch:
@@ -350,9 +357,9 @@ GAME_ROWS = sa.select(
 GAME_BY_ID = GAME_ROWS.where(games.c.id == sa.bindparam("game_id"))
 
 
-def _values(row: GameRow) -> dict[str, Any]:
+def _values(row: GameRow) -> dict[str, object]:
     """Return the columns of a new game's row."""
-    values = {
+    values: dict[str, object] = {
         "id": row.id, "token_hash": row.token_hash, "game": row.game, "seed": _signed(row.seed),
         "level": row.level, "actions": dump_actions(row.actions), "version": row.version,
         "over": row.over, "started_at": row.started_at, "updated_at": row.started_at,

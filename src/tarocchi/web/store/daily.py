@@ -4,8 +4,8 @@ chose, each computed by the database (aggregates over the day's rows, never the 
 loaded one by one).
 
 The key is made once, race-free: the first process to need it inserts row 1 and every
-other insert of it does nothing, so all processes read the same key (unless the
-TAROCCHI_DAILY_KEY variable gives it). One scored try per player a day is a unique index
+other insert of it does nothing, so all processes read the same key (unless the site gives
+its own: `Settings.daily_key`). One scored try per player a day is a unique index
 over the scored rows: a try is inserted as scored and, if the index refuses it, as
 practice, in the transaction that creates its game.
 """
@@ -13,16 +13,15 @@ practice, in the transaction that creates its game.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
 from tarocchi.daily import new_key
 from tarocchi.web.store.schema import (
+    Run,
     daily,
     daily_choices,
     daily_keys,
@@ -31,8 +30,6 @@ from tarocchi.web.store.schema import (
     reviews,
 )
 
-Run = Callable[[Callable[[sa.Connection], Any]], Any]
-KEY_ENV = "TAROCCHI_DAILY_KEY"  # the key as text, if the site sets it rather than the database
 BARS = 20  # the histogram's bars, at most
 STANDINGS = 20  # yesterday's standings: the best this many
 
@@ -63,29 +60,27 @@ class Rank:
 class DailyStore:
     """The deal of the day's rows of one database."""
 
-    def __init__(self, run: Run, atomic: Run, dialect: str) -> None:
+    def __init__(self, run: Run, atomic: Run, dialect: str, key: str | None = None) -> None:
+        """Keep the deals of the day in a database (of a dialect), with the site's key if it
+        gives one."""
         self._run = run  # one statement
         self._atomic = atomic  # several statements in one transaction
         self._insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
         self._postgresql = dialect == "postgresql"
-        self._key: bytes | None = None
+        self._key = None if key is None else key.encode()
 
     def key(self, now: str) -> bytes:
-        """Return the key of the daily seeds ($TAROCCHI_DAILY_KEY, else the database's,
-        made by the first process to ask)."""
+        """Return the key of the daily seeds (the site's, else the database's, made by the
+        first process to ask)."""
         if self._key is None:
-            given = os.environ.get(KEY_ENV)
-            if given:
-                self._key = given.encode()
-            else:
-                make = self._insert(daily_keys).values(id=1, key=new_key().hex(), created_at=now)
-                read = sa.select(daily_keys.c.key).where(daily_keys.c.id == 1)
+            make = self._insert(daily_keys).values(id=1, key=new_key().hex(), created_at=now)
+            read = sa.select(daily_keys.c.key).where(daily_keys.c.id == 1)
 
-                def work(conn: sa.Connection) -> str:
-                    conn.execute(make.on_conflict_do_nothing(index_elements=["id"]))
-                    return str(conn.execute(read).scalar_one())
+            def work(conn: sa.Connection) -> str:
+                conn.execute(make.on_conflict_do_nothing(index_elements=["id"]))
+                return str(conn.execute(read).scalar_one())
 
-                self._key = bytes.fromhex(self._atomic(work))
+            self._key = bytes.fromhex(self._atomic(work))
         return self._key
 
     def publish(self, game: str, day: str, commitment: str, now: str) -> str:

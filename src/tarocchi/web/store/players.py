@@ -10,16 +10,14 @@ opens one browser only, whichever processes two redeemers reach.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 
 from tarocchi.progress import RESULTS, Sums
-from tarocchi.web.store.schema import devices, games, players, reviews, transfers
+from tarocchi.web.store.schema import RunWith, devices, games, players, reviews, transfers
 
-Run = Callable[..., Any]
 NAME_LENGTH = 40  # characters of a display name
 
 
@@ -77,7 +75,7 @@ NEWEST = (games.c.finished_at.desc(), games.c.started_at.desc(), games.c.id.desc
 class PlayerStore:
     """The players of one database (each call one short transaction of the store's)."""
 
-    def __init__(self, run: Run, transaction: dict[str, str]) -> None:
+    def __init__(self, run: RunWith, transaction: dict[str, str]) -> None:
         self._run = run
         self._transaction = transaction  # the options of a transaction of several statements
 

@@ -15,14 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from tarocchi.web.store.schema import games, presence, stand_ins, timers
+from tarocchi.web.store.schema import Run, games, presence, stand_ins, timers
 
-Run = Callable[..., Any]
 AWAY = "away"  # the AI stands in: the seat's grace ran out while its human was away
 HANDED = "handed"  # the AI stands in: the human handed the seat over
 
@@ -64,7 +62,7 @@ class PresenceStore:
         before = self._run(lambda conn: conn.execute(
             sa.select(presence.c.stand_in).where(presence.c.game_id == game_id,
                                                  presence.c.seat == seat)).scalar())  # fmt: skip
-        values: dict[str, Any] = {"seen_until": until}
+        values: dict[str, str | None] = {"seen_until": until}
         if back and before == AWAY:
             values["stand_in"] = None
         query = (
@@ -94,7 +92,7 @@ class PresenceStore:
     def set_timer(self, game_id: str, turn_s: float | None) -> None:
         """Set a table's turn timer (None: off, as at friends' tables)."""
         if turn_s is None:
-            query: Any = timers.delete().where(timers.c.game_id == game_id)
+            query: sa.Delete | sa.Insert = timers.delete().where(timers.c.game_id == game_id)
         else:
             query = (
                 self._insert(timers)

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict, Unpack
 
 import sqlalchemy as sa
 from sqlalchemy import exc
 from sqlalchemy.dialects import postgresql, sqlite
 
-from tarocchi.web.store.schema import reviews
+from tarocchi.web.store.schema import Run, reviews
 
-Run = Callable[[Callable[[sa.Connection], Any]], Any]
 CANDIDATES = 8  # claimable rows read at once (others may take some of them first)
 
 
@@ -40,6 +39,21 @@ class ReviewRow:
     error: str | None
     owner: str | None
     lease_until: str | None
+
+
+class Progress(TypedDict, total=False):
+    """What the holder of a review writes as it works (`ReviewStore.keep`)."""
+
+    updated_at: str
+    done: int
+    data: str  # the review so far, as stored
+    ai: str  # the AI's line, as stored
+    ai_margin: float
+    status: str
+    pending: bool
+    owner: None  # (given back with the review's end)
+    accuracy: float | None
+    error: str  # why it failed: a message recipe as JSON
 
 
 class ReviewStore:
@@ -100,7 +114,9 @@ class ReviewStore:
                 return str(game_id), int(seat)
         return None
 
-    def keep(self, key: tuple[str, int], holder: str, until: str | None, **values: Any) -> bool:
+    def keep(
+        self, key: tuple[str, int], holder: str, until: str | None, **values: Unpack[Progress]
+    ) -> bool:
         """Extend the holder's lease of a review (its game and seat) and write values
         (progress, the AI's line, the status); False if the holder no longer holds it."""
         query = (

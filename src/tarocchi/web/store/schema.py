@@ -1,11 +1,28 @@
-"""The tables as the queries see them (the migrations in migrations/versions/ create them)."""
+"""The tables as the queries see them (the migrations in migrations/versions/ create them),
+and how the store's parts run their queries (`Run`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol, TypeVar
 
 import sqlalchemy as sa
+
+T = TypeVar("T")
+
+
+class Run(Protocol):
+    """Run work in one transaction of the store's and return its result (`Store.atomic`)."""
+
+    def __call__(self, work: Callable[[sa.Connection], T]) -> T: ...
+
+
+class RunWith(Protocol):
+    """Run work as `Run` does, with the transaction's options (`Store._run`)."""
+
+    def __call__(self, work: Callable[[sa.Connection], T], **options: str) -> T: ...
+
 
 metadata = sa.MetaData()
 
@@ -38,7 +55,7 @@ games = sa.Table(
 )
 
 
-def _of_game(name: str, *columns: sa.Column[Any]) -> sa.Table:
+def _of_game(name: str, *columns: sa.schema.SchemaItem) -> sa.Table:
     """Return a table keyed by its game (and more columns), whose rows are deleted with the
     game (SQLite enforces the cascade only with its foreign keys on)."""
     cascade = sa.ForeignKey("games.id", ondelete="CASCADE")

@@ -10,7 +10,6 @@ import contextlib
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any
 
 import sqlalchemy as sa
 
@@ -29,7 +28,7 @@ def engine(url: sa.URL) -> sa.Engine:
     eng = sa.create_engine(url)
 
     @sa.event.listens_for(eng, "connect")
-    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+    def _pragmas(dbapi_connection: sqlite3.Connection, _record: object) -> None:
         dbapi_connection.isolation_level = None  # transactions are begun below, DDL's too
         # WAL lets readers go on beside the writer; NORMAL sync keeps every commit through a
         # crash of the process (only the machine losing power could cost the last ones)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import exc
@@ -30,6 +29,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from tarocchi.web.store.schema import (
     Outcome,
+    RunWith,
     acts,
     agreements,
     drivers,
@@ -38,7 +38,6 @@ from tarocchi.web.store.schema import (
     table_options,
 )
 
-Run = Callable[..., Any]
 Log = tuple[tuple[int, str], ...]
 TABLE = "#table"  # a game's id with this after it: the key of its table's changes
 
@@ -92,7 +91,7 @@ class TableStore:
 
     def __init__(
         self,
-        run: Run,
+        run: RunWith,
         dialect: str,
         transaction: dict[str, str],
         changed: Callable[[str, int], None],
@@ -231,7 +230,7 @@ class TableStore:
         found = self._run(lambda conn: conn.execute(OPTIONS, {"game_id": game_id}).first())
         return TableOptions() if found is None else TableOptions(*found)
 
-    def _set(self, game_id: str, **values: Any) -> sa.Insert:
+    def _set(self, game_id: str, **values: bool) -> sa.Insert:
         """Return the upsert of a table's options, counting the change."""
         return (
             self._insert(table_options)
@@ -243,7 +242,7 @@ class TableStore:
             .returning(table_options.c.changes)
         )
 
-    def set_options(self, game_id: str, **values: Any) -> None:
+    def set_options(self, game_id: str, **values: bool) -> None:
         """Set a table's options (hints, watched) and announce the change."""
         query = self._set(game_id, **values)
         changes = self._run(lambda conn: conn.execute(query).scalar_one())
