@@ -10,6 +10,9 @@ seat may know (`Players.playout`), and the hard level replays the plays so far
 with them (`Players.replay`). tests/bots/test_compiled_heuristic.py proves that
 `choose` is the heuristic bot's choice on every decision of many seeded deals
 and that a playout is, move for move, the heuristic bots through the rules.
+
+The functions from `start` to `finish` plug these players into the one trick loop of
+`compiled_tricks` (`_playout`, `_replay`, compiled for this module by its `driver`).
 """
 
 from __future__ import annotations

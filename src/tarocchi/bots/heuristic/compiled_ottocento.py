@@ -12,6 +12,9 @@ on the others see the cards it showed. tests/bots/test_compiled_heuristic.py
 proves that `choose` is the heuristic bot's choice on every decision of many
 seeded deals and that a playout is, move for move, the heuristic bots playing
 through the rules.
+
+The functions from `start` to `finish` plug these players into the one trick loop of
+`compiled_tricks` (`_playout`, `_replay`, compiled for this module by its `driver`).
 """
 
 from __future__ import annotations

@@ -12,6 +12,9 @@ playout is, move for move, the heuristic bots playing through the rules.
 
 Scratch arrays are made once per playout and handed down, because an allocation
 per judged card would cost more than the judgement.
+
+The functions from `start` to `finish` plug these players into the one trick loop of
+`compiled_tricks` (`_playout`, `_replay`, compiled for this module by its `driver`).
 """
 
 from __future__ import annotations
