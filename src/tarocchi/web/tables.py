@@ -103,9 +103,12 @@ class Answer:
 class Tables:
     """The seats' service: invitations, holders, and a seat's actions with their ids."""
 
-    def __init__(self, games: Games) -> None:
+    def __init__(self, games: Games, turn_s: float | None = None) -> None:
+        """Serve the seats of a game service's tables, each with a turn timer of turn_s
+        seconds (None: none, the default at friends' tables)."""
         self.games = games
         self.store = games.store
+        self.turn_s = turn_s
         # told each game whose log a seat lengthened (the driver then plays the AI's seats)
         self.moved: Callable[[str], None] = lambda game_id: None
 
@@ -116,7 +119,13 @@ class Tables:
             raise Conflict(DEAL_OVER)
         secret = secrets.token_urlsafe(24)
         await asyncio.to_thread(self.store.tables.invite, row.id, seat, token_hash(secret))
+        await self.time(row.id)
         return secret
+
+    async def time(self, game_id: str) -> None:
+        """Give a friends' table the server's turn timer, if it has one."""
+        if self.turn_s is not None:
+            await asyncio.to_thread(self.store.presence.set_timer, game_id, self.turn_s)
 
     async def take(self, game_id: str, seat: int, secret: str) -> str:
         """Give a seat to its invitation's holder; return the seat's token. 404 for an
@@ -240,6 +249,7 @@ class Tables:
             await asyncio.to_thread(self.store.create, nxt, writes)
         except Followed:
             return
+        await self.time(nxt.id)
         await asyncio.to_thread(tables.announce, row.id)
         self.moved(nxt.id)  # the AI may have the first turn
 
