@@ -4,7 +4,7 @@
 import { _, ngettext } from "./i18n.js";
 import {
   GAME, SEATS, api, backImg, cardImg, cardName, el, inUnit, pack, root, session,
-  signedNumber,
+  signedNumber, trickLabel,
 } from "./common.js";
 import { KEYS, MIN_CARD_PX, place } from "./hand.js";
 import { openEnd, openReplay, replayKey, resetEnd } from "./end.js";
@@ -105,11 +105,7 @@ function renderLastTrick(view) {
   button.disabled = !last;
   button.hidden = view.over;
   el("last-mini").replaceChildren(...(last ? last.plays.map((p) => cardImg(p.card, "mini")) : []));
-  const playing = view.phase === "play" || view.over;
-  const total = (view.hand_sizes.reduce((a, b) => a + b, 0) + view.trick.length) / 4 + view.tricks.length;
-  const current = Math.min(total, view.tricks.length + 1);
-  el("trick-no").textContent = playing && Number.isInteger(total)
-    ? _("Trick %(trick)s of %(tricks)s", { trick: view.over ? total : current, tricks: total }) : "";
+  el("trick-no").textContent = trickLabel(view);
 }
 
 function handButton(code, view, myTurn, legal) {
