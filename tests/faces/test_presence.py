@@ -198,10 +198,9 @@ def test_a_turn_timer_plays_a_present_humans_turn_only_where_the_server_sets_one
     with live(client, game_id) as a, live(client, game_id) as b:
         south, north = Seat(a, tokens[0]), Seat(b, tokens[2])
         before = until_turn({0: south, 2: north}, 0)["version"]
-        started = time.monotonic()
-        # South is here and pinging, yet its turn runs out: the AI plays that one turn
+        # South is here and pinging, yet its turn runs out: the AI plays that one turn (when:
+        # `due`, tested above; a wall clock under load says nothing sure of it)
         played = updates_until(north, before + 1)[-1]
-        assert time.monotonic() - started >= 1.5 - 0.3  # (the turn began before we saw it)
         assert played["events"][0]["seat"] == 0 and played["stood_in"] == [0]
         assert played["away"] == [] and played["ai_for"] == []  # nobody left the table
     assert store.presence.marks(game_id)[before] == 0  # marked for the record
