@@ -8,14 +8,17 @@ showed it), rendered and read by the terminal's own functions (`tarocchi.termina
 seat played here has the view and the commands of `tarocchi play`. The live connection
 speaks `tarocchi.web.live`'s protocol: a hello with the last version seen (a reconnect
 misses nothing and sees nothing twice), actions with ids of ours, a ping every PING_S.
-Refusals are the server's, in the language asked for. HTTP is the standard library's, its
-device cookie kept beside the terminal's deals; the WebSocket is the `websockets` package.
+Refusals are the server's, in the language asked for, and so is a seat's hint (or why the
+table gives none). A finished deal is kept for `tarocchi history` as the seat saw it. HTTP
+is the standard library's, its device cookie kept beside the terminal's deals; the
+WebSocket is the `websockets` package.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import http.cookiejar
 import json
@@ -33,13 +36,16 @@ from typing import TYPE_CHECKING, Any, TextIO
 from tarocchi.games import GAMES, game
 from tarocchi.games.base import Rules
 from tarocchi.i18n import Msg, Translator, translator
+from tarocchi.record import now
 from tarocchi.terminal import (
     QUIT,
+    SEATED,
     Teller,
     command,
     deals_dir,
     describe_result,
     hint_lines,
+    keep,
     read_line,
     seat_label,
     show_turn,
@@ -209,7 +215,8 @@ class LiveTable:
     def __init__(self, site: Site, game_id: str, token: str, teller: Teller, dial: type[connect],
                  closed: type[Exception]) -> None:  # fmt: skip
         self.site = site
-        self.url = site.socket_url(f"/api/games/{game_id}/live")
+        self.path = f"/api/games/{game_id}"
+        self.url = site.socket_url(self.path + "/live")
         self.token = token
         self.teller = teller
         self.rules: Rules = teller.rules
@@ -288,6 +295,7 @@ class LiveTable:
         self.version, self.data = message["version"], message["view"]
         if self.data["over"]:
             teller.say(describe_result(self.rules, self.data["result"], teller.tr, teller.me))
+            self.keep()
             return True
         if self.data["to_move"] == teller.me and self.shown != self.version:
             self.shown = self.version
@@ -298,12 +306,26 @@ class LiveTable:
             teller.say(teller.tr.gettext("Waiting for %(seat)s...") % {"seat": waiting})
         return False
 
+    def keep(self) -> None:
+        """Keep the finished deal for `tarocchi history`, as the seat saw it: its own final
+        view (without the seed, which would tell every seat's cards), its level and result."""
+        assert self.data is not None
+        seen = {k: v for k, v in self.data.items() if k not in ("seed", "illegal")}
+        me = self.teller.me
+        keep({"format": SEATED, "game": self.rules.name, "seat": me, "level": seen["level"],
+              "site": self.site.base, "table": self.path.rsplit("/", 1)[1], "view": seen,
+              "result": seen["result"], "finished_at": now()}, self.teller,
+             key=token_hash(f"{self.site.base} {self.path} {me}")[:12])  # fmt: skip
+
     async def typed(self, ws: ClientConnection, line: str) -> int | None:
         """Answer a line the player typed: a command, or an action sent to the site (whose
         answer comes as a message); return QUIT to leave."""
         if self.data is None or self.version is None:
             return None
-        action = command(self.rules, self.data, line, self.teller, None)
+        tr = self.teller.tr
+        hint = functools.partial(site_hint, self.site, self.path, self.token, tr)
+        # (a hint is the site's answer: asked from a thread, the connection keeps its pings)
+        action = await asyncio.to_thread(command, self.rules, self.data, line, self.teller, hint)
         if action is None or action == QUIT:
             return action
         self.sent += 1
@@ -428,12 +450,19 @@ class SiteDeal:
 
     def hint(self) -> str:
         """Return the site's hint for South's turn as text."""
-        try:
-            found = self.site.call("GET", self.path + "/hint", token=self.token)
-        except SiteError as e:
-            return e.reason
-        ranked = [(s["action"], s["value"], s["reason"]) for s in found["suggestions"]]
-        return hint_lines(ranked, self.teller.tr)
+        return site_hint(self.site, self.path, self.token, self.teller.tr)
+
+
+def site_hint(site: Site, path: str, token: str, tr: Translator) -> str:
+    """Return the site's hint for a seat's turn at a game (its path) as text, or the site's
+    reason for none (in the language asked: not its turn, say, or a friends' table whose
+    creator has not allowed hints)."""
+    try:
+        found = site.call("GET", path + "/hint", token=token)
+    except SiteError as e:
+        return tr.gettext("No hint: %(reason)s") % {"reason": e.reason}
+    ranked = [(s["action"], s["value"], s["reason"]) for s in found["suggestions"]]
+    return hint_lines(ranked, tr)
 
 
 def standing(site: Site, game_name: str, day: str, tr: Translator) -> str:

@@ -8,7 +8,8 @@ commands and card codes stay the same in every language.
 
 Each deal finished (its record) or quit (a note of it) is kept in the user's data folder
 (platformdirs', or $TAROCCHI_DATA), for `tarocchi history`: the list and the statistics
-of `tarocchi.progress`.
+of `tarocchi.progress`. A seat played at a friends' table with `tarocchi join` keeps its own
+final view, never another seat's hidden cards, and counts for its own team.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ ACTIONS_HELP = N_("  %(actions)s -- as listed when they are offered\n")
 ROLES = (N_("%(seat)s (you)"), N_("%(seat)s (opponent)"), N_("%(seat)s (partner)"))
 DATA_ENV = "TAROCCHI_DATA"  # the folder of the kept deals, instead of the platform's
 LEFT = "tarocchi-left"  # the format of a quit deal's note (a finished one keeps its record)
+SEATED = "tarocchi-seat"  # a deal played with `tarocchi join`: its seat's own final view
 
 
 def seat_label(seat: int, tr: Translator, me: int = HUMAN) -> str:
@@ -498,13 +500,16 @@ def deals_dir() -> Path:
     return Path(os.environ.get(DATA_ENV) or user_data_dir("tarocchi")) / "deals"
 
 
-def keep(entry: Mapping[str, object], narrator: Narrator) -> None:
-    """Keep a finished deal's record or a quit deal's note for `tarocchi history`."""
+def keep(entry: Mapping[str, object], narrator: Teller, key: str | None = None) -> None:
+    """Keep a finished deal's record or a quit deal's note for `tarocchi history` (with a
+    key, once: a deal kept under it before is not kept again)."""
     folder = deals_dir()
     stamp = str(entry["finished_at"]).replace(":", "").replace("+0000", "Z")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{stamp}-{entry['game']}-{secrets.token_hex(3)}.json"
+        if key is not None and any(folder.glob(f"*-{key}.json")):
+            return
+        path = folder / f"{stamp}-{entry['game']}-{key or secrets.token_hex(3)}.json"
         path.write_text(json.dumps(entry) + "\n", encoding="utf-8")
     except OSError as e:
         narrator.say(narrator.tr.gettext("Cannot save the record: %(reason)s")
@@ -532,7 +537,9 @@ def kept(game_name: str | None, level: str | None) -> list[KeptDeal]:
             if entry.get("format") == LEFT:
                 margin, result, lv = None, "left", str(entry["level"])
             else:
-                (margin, result), lv = progress.outcome(entry), str(entry["players"][1]["name"])
+                margin, result = ours(entry)
+                lv = str(entry["level"] if entry.get("format") == SEATED
+                         else entry["players"][1]["name"])  # fmt: skip
             when = str(entry["finished_at"])
             deal: KeptDeal = {"game": str(entry["game"]), "level": lv, "when": when,
                               "result": result, "margin": margin}  # fmt: skip
@@ -541,6 +548,15 @@ def kept(game_name: str | None, level: str | None) -> list[KeptDeal]:
         if game_name in (None, deal["game"]) and level in (None, deal["level"]):
             out.append(deal)
     return sorted(out, key=lambda d: d["when"], reverse=True)
+
+
+def ours(entry: Mapping[str, object]) -> tuple[float, str]:
+    """Return a kept deal's margin and result for its player's team: South's, or the seat
+    `tarocchi join` played."""
+    margin, result = progress.outcome(entry)
+    if team_of(int(str(entry.get("seat", HUMAN)))) == team_of(HUMAN):
+        return margin, result
+    return -margin, {"win": "loss", "loss": "win"}.get(result, result)
 
 
 def describe_history(deals: list[KeptDeal], tr: Translator) -> str:

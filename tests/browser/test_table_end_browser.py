@@ -18,6 +18,7 @@ from tests.browser.test_play_browser import open_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 HAND = "els => els.map((e) => e.dataset.code).sort()"
+NAMES_IT = ("Sud", "Est", "Nord", "Ovest")
 
 
 def table_id(page: Page) -> str:
@@ -85,17 +86,34 @@ def test_four_ai_players_are_watched_from_the_menu(browser: Browser, server: str
     page = menu(browser, server, "ottocento", 42)
     page.click("#watch")
     page.wait_for_url(f"{server}/watch/*")
-    # the AI plays card after card; the page shows the trick and how many cards each holds
+    # the AI plays card after card on the play page's felt: the trick, each hand's backs and
+    # count, whose turn it is, the running score, in the page's language
     page.wait_for_selector(".watch-slot .card", timeout=30_000)
     page.wait_for_function("() => document.querySelectorAll('.watch-slot .card').length >= 3")
     counts = page.eval_on_selector_all(".watch-seat .count", "els => els.map((e) => e.textContent)")
     assert len(counts) == 4 and all("carte" in c for c in counts), counts
     assert page.query_selector(".hand-card") is None and page.is_hidden("#watch-end")
+    assert page.eval_on_selector_all(".watch-seat .backs .card", "els => els.length") >= 4
+    page.wait_for_function("() => /^Tocca a /.test(document.getElementById('watch-status')"
+                           ".textContent)")  # fmt: skip
+    turn = page.eval_on_selector_all(
+        ".watch-seat .turn-badge:not([hidden])",
+        "els => els.map((e) => e.closest('.seat').dataset.seat)",
+    )
+    said = str(page.text_content("#watch-status"))
+    assert len(turn) == 1 and said.endswith(f"{NAMES_IT[int(turn[0])]}."), (turn, said)
+    assert "Nord e Sud" in str(page.text_content("#watch-score"))
+    assert page.text_content("#score-unit") == "punti"
     assert serious(page, "the watching page") == []
     page.screenshot(path=str(SHOTS / "watch-1366x768-it.png"))
     phone = browser.new_context(viewport={"width": 360, "height": 640}).new_page()
     phone.goto(page.url.replace("?lang=it", "") + "?lang=hi")
     phone.wait_for_selector(".watch-slot .card", timeout=30_000)
     assert "चार AI खिलाड़ी" in phone.text_content("h1")
+    # the felt fits the phone's width: no seat or card beyond it
+    wide = phone.evaluate("() => Math.max(...[...document.querySelectorAll('.table, .table *')]"
+                          ".map((e) => e.getBoundingClientRect().right))")  # fmt: skip
+    assert wide <= 360, wide
     phone.screenshot(path=str(SHOTS / "watch-360x640-hi.png"), full_page=True)
+    assert serious(phone, "the watching page on a phone, in Hindi") == []
     assert page.errors == []  # type: ignore[attr-defined]

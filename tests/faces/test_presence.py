@@ -181,6 +181,31 @@ def test_an_away_seat_is_played_by_the_ai_after_its_grace_until_it_comes_back(
         driver(client).grace_s = 60.0
 
 
+def test_a_turn_timer_plays_a_present_humans_turn_only_where_the_server_sets_one(
+    client: TestClient,
+) -> None:
+    tables = client.app.state.tables  # type: ignore[attr-defined]
+    store = tables.store
+    untimed, _ = new_table(client, 43, 2)  # the default: no timer at a friends' table
+    assert store.presence.clock(untimed["id"]).turn_s is None
+    tables.turn_s = 1.5
+    try:
+        data, tokens = new_table(client, 44, 2)
+    finally:
+        tables.turn_s = None
+    game_id = data["id"]
+    assert store.presence.clock(game_id).turn_s == 1.5
+    with live(client, game_id) as a, live(client, game_id) as b:
+        south, north = Seat(a, tokens[0]), Seat(b, tokens[2])
+        before = until_turn({0: south, 2: north}, 0)["version"]
+        # South is here and pinging, yet its turn runs out: the AI plays that one turn (when:
+        # `due`, tested above; a wall clock under load says nothing sure of it)
+        played = updates_until(north, before + 1)[-1]
+        assert played["events"][0]["seat"] == 0 and played["stood_in"] == [0]
+        assert played["away"] == [] and played["ai_for"] == []  # nobody left the table
+    assert store.presence.marks(game_id)[before] == 0  # marked for the record
+
+
 def pong(seat: Seat) -> dict[str, Any]:
     """Ping a seat's connection; return the answer (the table's messages before it taken)."""
     seat.ws.send_json({"type": "ping"})

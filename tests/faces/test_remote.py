@@ -12,6 +12,7 @@ import contextlib
 import http.cookiejar
 import io
 import json
+import os
 import queue
 import socket
 import subprocess
@@ -24,10 +25,15 @@ from pathlib import Path
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from tarocchi.games import game
+from tarocchi.games.replay import replay
 from tarocchi.i18n import translator
 from tarocchi.remote import COOKIES, join
+from tarocchi.terminal import DATA_ENV
+from tarocchi.views import to_json, view
 from tests.conftest import auth
 
 GAME = "piedicavallo"
@@ -100,6 +106,12 @@ def south(base: str, game_id: str, token: str, go: threading.Event) -> None:
                                     "version": acted}))  # fmt: skip
 
 
+def south_while_open(base: str, game_id: str, token: str, go: threading.Event) -> None:
+    """Play South's seat until the deal ends or the server closes the connection."""
+    with contextlib.suppress(ConnectionClosed):
+        south(base, game_id, token, go)
+
+
 @pytest.fixture
 def relay(server: str) -> Iterator[Proxy]:
     proxy = Proxy(int(server.rsplit(":", 1)[1]))
@@ -122,7 +134,7 @@ def lines_of(proc: subprocess.Popen[str]) -> queue.Queue[str]:
 
 @pytest.mark.slow
 def test_join_plays_a_whole_deal_out_of_turn_refused_and_a_drop_resumed(
-    server: str, relay: Proxy
+    server: str, relay: Proxy, tmp_path: Path
 ) -> None:
     created = httpx.post(f"{server}/api/games", json={"game": GAME, "level": "random",
                                                       "seed": 7}).json()  # fmt: skip
@@ -136,6 +148,7 @@ def test_join_plays_a_whole_deal_out_of_turn_refused_and_a_drop_resumed(
         [sys.executable, "-m", "tarocchi.cli", "join", link + opened.json()["secret"],
          "--lang", "it"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, DATA_ENV: str(tmp_path)},
     )  # fmt: skip
     assert proc.stdin is not None
     out = lines_of(proc)
@@ -178,6 +191,77 @@ def test_join_plays_a_whole_deal_out_of_turn_refused_and_a_drop_resumed(
     told = [line.split(plays)[1].split(" ")[0] for line in transcript if plays in line]
     assert told == played
     assert turns >= 10
+    # the deal is kept for `tarocchi history` as North saw it: North's own view and nothing
+    # more (not the seed, which tells every card), counted for North's team
+    (kept,) = (tmp_path / "deals").glob("*.json")
+    entry = json.loads(kept.read_text(encoding="utf-8"))
+    assert (entry["format"], entry["seat"], entry["level"]) == ("tarocchi-seat", 2, "random")
+    rules = game(GAME)
+    final = replay(rules, 7, [(a["seat"], a["action"]) for a in record["actions"]])
+    seen = to_json(view(final, 2), IT)
+    assert {k: v for k, v in entry["view"].items() if k in seen} == seen
+    assert set(entry["view"]) - set(seen) == {"level", "title"}
+    listed = subprocess.run([sys.executable, "-m", "tarocchi.cli", "history", "--lang", "en"],
+                            capture_output=True, text=True, timeout=60,
+                            env={**os.environ, DATA_ENV: str(tmp_path)})  # fmt: skip
+    margin = record["result"]["ns"] - record["result"]["ew"]
+    assert "Piedicavallo Tarocchi  random  " in listed.stdout, listed.stdout
+    assert f"{margin:+g}" in listed.stdout and "deals 1" in listed.stdout, listed.stdout
+
+
+def test_join_hints_as_the_tables_creator_allows(server: str, tmp_path: Path) -> None:
+    created = httpx.post(f"{server}/api/games", json={"game": GAME, "level": "random",
+                                                      "seed": 8}).json()  # fmt: skip
+    game_id, token = created["id"], created["token"]
+    opened = httpx.post(f"{server}/api/games/{game_id}/seats/2/invitation", headers=auth(token))
+    link = f"{server}/play/{GAME}?table={game_id}&seat=2#{opened.json()['secret']}"
+    go = threading.Event()  # South plays once North's seat is taken (else the AI plays it)
+    threading.Thread(target=south_while_open, args=(server, game_id, token, go), daemon=True
+                     ).start()  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tarocchi.cli", "join", link, "--lang", "it"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, DATA_ENV: str(tmp_path)},
+    )  # fmt: skip
+    assert proc.stdin is not None
+    out = lines_of(proc)
+    off = IT.gettext("No hint: %(reason)s") % {
+        "reason": "i suggerimenti sono disattivati a questo tavolo: decide chi l'ha creato"
+    }
+    header = IT.gettext("Hint, best first (estimated final margin for your team; type a code "
+                        "to play it):")  # fmt: skip
+    said = {"turn": False, "off": False, "hint": False}
+    transcript: list[str] = []
+    deadline = time.time() + 120
+    try:
+        while not (said["hint"] and transcript[-1].startswith("  - ")):
+            assert time.time() < deadline and proc.poll() is None, "".join(transcript)
+            with contextlib.suppress(queue.Empty):
+                line = out.get(timeout=1)
+                transcript.append(line)
+                go.set()  # (its first line comes once the seat is taken)
+                if not said["turn"] and " -- " in line and "1)" in line:  # North's turn
+                    said["turn"] = True  # two humans: hints are off until the creator allows
+                    proc.stdin.write("hint\n")
+                    proc.stdin.flush()
+                elif off in line:
+                    said["off"] = True
+                    allowed = httpx.put(f"{server}/api/games/{game_id}/table",
+                                        json={"hints": True}, headers=auth(token))  # fmt: skip
+                    assert allowed.status_code == 200
+                    proc.stdin.write("hint\n")
+                    proc.stdin.flush()
+                elif header in line:
+                    said["hint"] = True
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        assert proc.wait(30) == 1
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert said == {"turn": True, "off": True, "hint": True}
+    suggested = [line.split()[1] for line in transcript if line.startswith("  - ")]
+    assert suggested  # the site's suggestions, each a card North may play
 
 
 def test_join_refuses_a_link_that_is_none_and_a_wrong_secret(server: str) -> None:

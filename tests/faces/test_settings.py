@@ -17,6 +17,7 @@ from tarocchi.web.settings import (
     REVIEW_LEASE_ENV,
     TABLE_LEASE_ENV,
     TIMING_ENV,
+    TURN_TIMER_ENV,
     Settings,
 )
 from tarocchi.web.store.retention import UNFINISHED_ENV
@@ -33,12 +34,15 @@ def test_the_environment_gives_each_setting() -> None:
     assert (s.table_lease_s, s.away_grace_s, s.watch_pace_s, s.review_lease_s) == (2.5, 5, 0.25, 4)
     assert s.retention.unfinished_days is None
     assert Settings.from_environment({}) == Settings()
+    # the turn timer: off unless the server sets it (friends take their time)
+    assert Settings().turn_timer_s is None
+    assert Settings.from_environment({TURN_TIMER_ENV: "45"}).turn_timer_s == 45
 
 
 @pytest.mark.parametrize(
     ("variable", "value"),
     [(GRACE_ENV, "soon"), (PACE_ENV, "-1"), (TABLE_LEASE_ENV, "nan"), (AI_WORKERS_ENV, "1.5"),
-     (REVIEW_LEASE_ENV, "0")],
+     (REVIEW_LEASE_ENV, "0"), (TURN_TIMER_ENV, "-5")],
 )  # fmt: skip
 def test_a_bad_value_is_refused_with_its_variable(variable: str, value: str) -> None:
     with pytest.raises(ValueError, match=variable):

@@ -21,6 +21,8 @@ from tarocchi.games.replay import replay
 from tarocchi.record import now
 from tarocchi.views import view
 from tarocchi.web.jobs import hint_of
+from tarocchi.web.store import token_hash
+from tarocchi.web.store.presence import AWAY
 from tests.conftest import BACKENDS, api_client, auth, store_of
 from tests.faces.test_live import GAME, Seat, live, new_table, words
 
@@ -244,3 +246,43 @@ def test_only_a_table_of_four_ais_is_watched(client: TestClient) -> None:
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 4404
+
+
+@pytest.mark.timeout(90)  # (without it the wait for the next deal never ends)
+@pytest.mark.parametrize("leaves_first", [True, False])
+def test_a_human_away_does_not_hold_up_the_next_deal(client: TestClient, leaves_first: bool
+                                                     ) -> None:  # fmt: skip
+    data, tokens = new_table(client, 29, 2)
+    game_id, store = data["id"], store_of(client)
+    finish(client, game_id)
+    with live(client, game_id) as w0:
+        south = Seat(w0, tokens[0])
+        with live(client, game_id) as w2:
+            Seat(w2, tokens[2])
+            if not leaves_first:  # North is here and has not answered: South waits
+                agree(south, "same")
+                assert until(south, lambda t: t["agreed"])["next"] is None
+        # North closed the tab: South's wish alone decides (before or after North left)
+        if leaves_first:
+            agree(south, "same")
+        nxt = until(south, lambda t: t["next"])["next"]
+    new = store.get(nxt)
+    assert new.seed == store.get(game_id).seed and new.version == 0
+    # North keeps the seat: its token opens it, and the AI plays it until North is back
+    north = store.presence.clock(nxt).of(2)
+    assert north is not None and north.stand_in == AWAY
+    assert store.tables.holder(nxt, token_hash(tokens[2])) == 2
+    with live(client, nxt) as w0:
+        south = Seat(w0, tokens[0])
+        stood: set[int] = set()
+        while not (stood or south.last["view"]["over"]):
+            message = south.settle({0}, south.last["version"])
+            if message["view"]["to_move"] == 0:
+                south.act(f"n{message['version']}", message["view"]["legal"][0],
+                          message["version"])  # fmt: skip
+                south.settle({0}, message["version"] + 1)
+            stood |= {s for m in south.got for s in m.get("stood_in", ())}
+        assert stood == {2}  # North's cards, played by the AI, marked for the record
+    with live(client, nxt) as w2:  # North is back: the seat is North's again
+        assert Seat(w2, tokens[2]).last["seat"] == 2
+        assert store.presence.clock(nxt).of(2).stand_in is None

@@ -224,3 +224,26 @@ def test_tarocchi_history_lists_the_kept_deals_and_their_statistics(
     (tmp_path / "deals" / "1-not-json.json").write_text("{")
     assert main(["history", "--game", "piedicavallo"]) == 0
     assert capsys.readouterr().out.count("Piedicavallo Tarocchi  random") == 2
+
+
+def test_a_joined_seat_counts_for_its_own_team_and_is_kept_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tarocchi.terminal import SEATED, Teller, keep, kept
+
+    monkeypatch.setenv("TAROCCHI_DATA", str(tmp_path))
+    teller = Teller(game("piedicavallo"), io.StringIO(), translator("en"), 1)
+    result = {"ns": 70, "ew": 44, "winner": "NS"}
+    for seat, key in ((1, "east"), (1, "east"), (2, "north")):  # (East's deal told twice)
+        entry = {
+            "format": SEATED,
+            "game": "piedicavallo",
+            "seat": seat,
+            "level": "easy",
+            "view": {},
+            "result": result,
+            "finished_at": f"2026-12-0{seat}T10:00:00+00:00",
+        }
+        keep(entry, teller, key=key)  # fmt: skip
+    got = kept("piedicavallo", "easy")
+    assert [(d["result"], d["margin"]) for d in got] == [("win", 26.0), ("loss", -26.0)]

@@ -159,7 +159,7 @@ def create_app(
         app.state.reviewer = reviewer = Reviewer(store, review_pool, run.review_lease_s)
         app.state.games.ended = reviewer.ended
         # friends' tables: their seats, the AI in the seats nobody holds, the live channels
-        app.state.tables = tables.Tables(app.state.games)
+        app.state.tables = tables.Tables(app.state.games, run.turn_timer_s)
         driver = Driver(app.state.games, run.table_lease_s, run.away_grace_s, run.watch_pace_s)
         app.state.tables.moved = driver.kick
         app.state.channels = live.Channels(app.state.tables, driver)

@@ -236,8 +236,7 @@ def absent(clock: Clock) -> tuple[list[int], list[int]]:
     """Return the seats whose humans are away and those the AI stands in for (public: every
     page shows who is away and who plays for them)."""
     at = datetime.now(UTC)
-    away = [p.seat for p in clock.seats
-            if p.stand_in is not None or datetime.fromisoformat(p.seen_until) < at]  # fmt: skip
+    away = [p.seat for p in clock.seats if p.stand_in is not None or not clock.is_here(p.seat, at)]
     return away, [p.seat for p in clock.seats if p.stand_in is not None]
 
 

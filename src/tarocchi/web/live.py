@@ -313,6 +313,9 @@ class Channels:
         it here again at its next ping): its grace runs at its turns."""
         with contextlib.suppress(StoreUnavailable):  # (its pings then lapse within SEEN_S)
             await asyncio.to_thread(self.store.presence.seen, game_id, seat, stamp(), False)
+            row = await asyncio.to_thread(self.store.get, game_id)
+            if row is not None and row.over:  # the others' wishes no longer wait for it
+                await self.tables.settle(row)
         self.driver.kick(game_id)
 
     async def hand(self, conn: Connection, game_id: str, ai: bool) -> None:

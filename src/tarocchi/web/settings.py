@@ -27,6 +27,7 @@ POOL_ENV = "TAROCCHI_DB_POOL"
 TIMING_ENV = "TAROCCHI_SERVER_TIMING"  # 1: answers carry Server-Timing (benchmarks only)
 TABLE_LEASE_ENV = "TAROCCHI_TABLE_LEASE_S"
 GRACE_ENV = "TAROCCHI_AWAY_GRACE_S"
+TURN_TIMER_ENV = "TAROCCHI_TURN_TIMER_S"
 PACE_ENV = "TAROCCHI_WATCH_PACE_S"
 REVIEW_LEASE_ENV = "TAROCCHI_REVIEW_LEASE_S"
 # each number's variable (the others: the database's, the timing's and the retention's)
@@ -35,6 +36,7 @@ VARIABLES = {
     "db_pool": POOL_ENV,
     "table_lease_s": TABLE_LEASE_ENV,
     "away_grace_s": GRACE_ENV,
+    "turn_timer_s": TURN_TIMER_ENV,
     "watch_pace_s": PACE_ENV,
     "review_lease_s": REVIEW_LEASE_ENV,
 }
@@ -53,6 +55,9 @@ class Settings:
     table_lease_s: float = 10.0
     # how long an away human's turn waits before the AI plays it for them
     away_grace_s: float = 60.0
+    # how long any human's turn at a friends' table lasts before the AI plays it for them,
+    # here or not (None: no turn timer, the default: friends take their time)
+    turn_timer_s: float | None = None
     # seconds between two moves at a table every seat of which is the AI's
     watch_pace_s: float = 1.5
     # a dead process's review waits this long before another takes it up
@@ -64,7 +69,8 @@ class Settings:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name in VARIABLES and not (math.isfinite(value) and value > 0):
+            if f.name in VARIABLES and value is not None and not (math.isfinite(value)
+                                                                  and value > 0):  # fmt: skip
                 raise ValueError(f"{f.name} must be a number above 0, not {value!r}")
         try:
             database_url(self.db)

@@ -14,7 +14,10 @@ recipes and told in each reader's language.
 Once the deal is over, each seated human wishes for the same deal again or a new one; when
 all of them wish the same, the next game starts with the same people in the same seats:
 each seat's token opens it too (no new link), and every connection of the table is told
-its id (`tarocchi.web.live`). The creator chooses whether the seats may ask for hints.
+its id (`tarocchi.web.live`). A human away (a closed tab, no ping) does not keep the others
+waiting: the wishes of those here decide, and the AI plays the away seat of the next game
+until its human is back, as it does during a deal. The creator chooses whether the seats
+may ask for hints.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
@@ -56,6 +60,7 @@ from tarocchi.web.service import (
     outcome,
 )
 from tarocchi.web.store import GameRow, token_hash
+from tarocchi.web.store.presence import stamp
 from tarocchi.web.store.tables import Followed
 
 NOT_OPEN = Msg("this seat is not open to a guest")
@@ -99,9 +104,12 @@ class Answer:
 class Tables:
     """The seats' service: invitations, holders, and a seat's actions with their ids."""
 
-    def __init__(self, games: Games) -> None:
+    def __init__(self, games: Games, turn_s: float | None = None) -> None:
+        """Serve the seats of a game service's tables, each with a turn timer of turn_s
+        seconds (None: none, the default at friends' tables)."""
         self.games = games
         self.store = games.store
+        self.turn_s = turn_s
         # told each game whose log a seat lengthened (the driver then plays the AI's seats)
         self.moved: Callable[[str], None] = lambda game_id: None
 
@@ -112,7 +120,13 @@ class Tables:
             raise Conflict(DEAL_OVER)
         secret = secrets.token_urlsafe(24)
         await asyncio.to_thread(self.store.tables.invite, row.id, seat, token_hash(secret))
+        await self.time(row.id)
         return secret
+
+    async def time(self, game_id: str) -> None:
+        """Give a friends' table the server's turn timer, if it has one."""
+        if self.turn_s is not None:
+            await asyncio.to_thread(self.store.presence.set_timer, game_id, self.turn_s)
 
     async def take(self, game_id: str, seat: int, secret: str) -> str:
         """Give a seat to its invitation's holder; return the seat's token. 404 for an
@@ -194,14 +208,32 @@ class Tables:
             raise Conflict(NOT_OVER)
         if (await asyncio.to_thread(tables.agreements, game_id)).get(seat) != kind:
             await asyncio.to_thread(tables.agree, game_id, seat, kind, now())
-        humans = await asyncio.to_thread(tables.humans, game_id)
-        wishes = await asyncio.to_thread(tables.agreements, game_id)
-        if all(wishes.get(s) == kind for s in humans):
-            await self.follow(row, kind)
+        await self.settle(row)
 
-    async def follow(self, row: GameRow, kind: str) -> None:
+    async def settle(self, row: GameRow) -> None:
+        """Start the next deal of a finished table once every seated human who is here wishes
+        the same: one away (a closed tab, no ping) does not keep the others waiting, and
+        keeps their seat in it, the AI playing it until they are back."""
+        tables = self.store.tables
+        if not row.over or (await asyncio.to_thread(tables.options, row.id)).next_game:
+            return
+        humans = await asyncio.to_thread(tables.humans, row.id)
+        wishes = await asyncio.to_thread(tables.agreements, row.id)
+        clock = await asyncio.to_thread(self.store.presence.clock, row.id)
+        if clock is None:
+            return
+        at = datetime.now(UTC)
+        here = [s for s in humans if clock.is_here(s, at)]
+        kinds = {wishes.get(s) for s in here}
+        if here and len(kinds) == 1 and (kind := kinds.pop()) is not None:
+            last = {s: clock.of(s) for s in humans if s not in here}
+            away = {s: stamp() if p is None else p.seen_until for s, p in last.items()}
+            await self.follow(row, kind, away)
+
+    async def follow(self, row: GameRow, kind: str, away: dict[int, str]) -> None:
         """Start the table's next game (the same deal's seed, or a new one) with the same
-        people in the same seats, unless another process has started it already."""
+        people in the same seats (the AI standing in for those away: seat, when last seen),
+        unless another process has started it already."""
         tables = self.store.tables
         same = kind == "same"
         seed = row.seed if same else secrets.randbits(SEED_BITS)
@@ -213,11 +245,12 @@ class Tables:
         held = [(s.seat, s.token_hash) for s in await asyncio.to_thread(tables.seats, row.id)
                 if s.token_hash is not None]  # fmt: skip
         hints = (await asyncio.to_thread(tables.options, row.id)).hints
-        writes = tables.following(row.id, nxt.id, held, started, hints)
+        writes = tables.following(row.id, nxt.id, held, started, hints, away)
         try:
             await asyncio.to_thread(self.store.create, nxt, writes)
         except Followed:
             return
+        await self.time(nxt.id)
         await asyncio.to_thread(tables.announce, row.id)
         self.moved(nxt.id)  # the AI may have the first turn
 

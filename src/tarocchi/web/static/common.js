@@ -29,6 +29,16 @@ export function inUnit(value, unit, shown = String(value)) {
     : ngettext("%(value)s point", "%(value)s points", n, { value: shown });
 }
 
+// The number of the trick a view is at, "Trick 3 of 15" (the last once the deal is over;
+// nothing before the cards are played, while the count of tricks is not yet whole).
+export function trickLabel(view) {
+  const total = (view.hand_sizes.reduce((a, b) => a + b, 0) + view.trick.length) / 4 + view.tricks.length;
+  const current = Math.min(total, view.tricks.length + 1);
+  const playing = view.phase === "play" || view.over;
+  return playing && Number.isInteger(total)
+    ? _("Trick %(trick)s of %(tricks)s", { trick: view.over ? total : current, tricks: total }) : "";
+}
+
 export function cardImg(code, extraClass = "") {
   const img = document.createElement("img");
   img.src = `/cards/${GAME}/${encodeURIComponent(code)}.svg?lang=${document.documentElement.lang}`;

@@ -10,7 +10,7 @@ import { teamName, winnersText } from "./table.js";
 let record = null;
 // the replay: its record (the deal's, or the AI's own), its history, the trick shown, and the
 // decision shown before it (null: the whole trick)
-const replay = { record: null, history: [], tricks: [], at: 0, position: null };
+const replay = { record: null, history: [], tricks: [], at: 0, position: null, standIns: new Set() };
 
 export function resetEnd() {
   record = null;
@@ -140,6 +140,33 @@ function trickEntries(history) {
   return history.filter((h) => h.type === "trick");
 }
 
+// the plays the AI made for an absent human at a friends' table, as the record marks their actions
+// (a card is played once, so its seat and code name its play)
+function standIns(rec) {
+  return new Set(rec.actions.filter((a) => a.stand_in).map((a) => `${a.seat} ${a.action}`));
+}
+
+// one card played, its seat (with notes: led, won) under it, and a badge if the AI played it
+// for its absent human
+function playFigure(play, notes = []) {
+  const fig = document.createElement("figure");
+  fig.className = `replay-seat seat-${play.seat}`;
+  const cap = document.createElement("figcaption");
+  cap.textContent = notes.length ? `${SEATS[play.seat]} (${notes.join(", ")})` : SEATS[play.seat];
+  if (replay.standIns.has(`${play.seat} ${play.card}`)) {
+    const badge = document.createElement("span");
+    badge.className = "badge stand-in-badge";
+    badge.textContent = _("AI for the absent player");
+    badge.setAttribute("aria-hidden", "true");
+    const said = document.createElement("span");
+    said.className = "visually-hidden";
+    said.textContent = _("The AI played this card for %(seat)s, who was away.", { seat: SEATS[play.seat] });
+    cap.append(" ", badge, said);
+  }
+  fig.append(cardImg(play.card), cap);
+  return fig;
+}
+
 // one of your decisions as you saw it: the trick so far and your hand
 function showPosition(box, p) {
   box.className = "replay-table position";
@@ -148,14 +175,7 @@ function showPosition(box, p) {
   if (p.plays.length) {
     const table = document.createElement("div");
     table.className = "replay-table cross";
-    for (const play of p.plays) {
-      const fig = document.createElement("figure");
-      fig.className = `replay-seat seat-${play.seat}`;
-      const cap = document.createElement("figcaption");
-      cap.textContent = SEATS[play.seat];
-      fig.append(cardImg(play.card), cap);
-      table.append(fig);
-    }
+    table.append(...p.plays.map((play) => playFigure(play)));
     box.append(table);
   }
   const h = document.createElement("h4");
@@ -186,13 +206,8 @@ function showStep() {
   const t = tricks[at - 1];
   box.className = "replay-table cross";
   t.plays.forEach((p, i) => {
-    const fig = document.createElement("figure");
-    fig.className = `replay-seat seat-${p.seat}`;
+    const fig = playFigure(p, [i === 0 ? _("led") : "", p.seat === t.winner ? _("won") : ""].filter(Boolean));
     fig.classList.toggle("won", p.seat === t.winner);
-    const cap = document.createElement("figcaption");
-    const notes = [i === 0 ? _("led") : "", p.seat === t.winner ? _("won") : ""].filter(Boolean);
-    cap.textContent = notes.length ? `${SEATS[p.seat]} (${notes.join(", ")})` : SEATS[p.seat];
-    fig.append(cardImg(p.card), cap);
     box.append(fig);
   });
   el("replay-step").textContent = _("Trick %(trick)s of %(tricks)s: %(leader)s led, %(winner)s won.", {
@@ -212,6 +227,7 @@ export async function openReplay(history, at = 1, { position = null, deal = null
   replay.record = deal ? deal.record : await fetchRecord();
   replay.history = deal ? deal.history : history;
   replay.tricks = replay.record.tricks;
+  replay.standIns = standIns(replay.record);
   replay.at = Math.max(0, Math.min(replay.tricks.length, position ? position.trick : at));
   replay.position = position;
   el("replay-title").textContent = deal ? _("The AI's deal on your cards") : _("Replay");

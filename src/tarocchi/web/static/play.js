@@ -3,12 +3,13 @@
 
 import { _, ngettext } from "./i18n.js";
 import {
-  GAME, SEATS, api, backImg, cardImg, cardName, el, inUnit, pack, reduceMotion, root, session,
-  signedNumber,
+  GAME, SEATS, api, backImg, cardImg, cardName, el, inUnit, pack, root, session,
+  signedNumber, trickLabel,
 } from "./common.js";
 import { KEYS, MIN_CARD_PX, place } from "./hand.js";
 import { openEnd, openReplay, replayKey, resetEnd } from "./end.js";
 import { openReview, resetReview, showAiLine } from "./review.js";
+import { animate, logDeal, logLine, logged, renderTrick, speed } from "./story.js";
 import {
   agree, connect, handSeat, openedSeats, savedSeat, send, showTable, table, takeSeat, turnTable, watchTable,
   wireInvites,
@@ -24,23 +25,9 @@ const SHOWN_WHY = {
 const LESSON = root.dataset.lesson;
 const SAVED = `tarocchi-${LESSON === undefined ? "" : "learn-"}${GAME}`;
 
-// history: every entry the log has told (a reload's history, then each answer's events)
-const state = { version: 0, view: null, busy: false, history: [] };
+const state = { version: 0, view: null, busy: false };
 
 // -- helpers ------------------------------------------------------------------------------
-
-function speed() {
-  return Number(el("speed").value);
-}
-
-function sleep(ms) {
-  const factor = reduceMotion.matches ? Math.min(speed(), 0.5) : speed();
-  return new Promise((resolve) => setTimeout(resolve, ms * factor));
-}
-
-function moving() {
-  return !reduceMotion.matches && speed() > 0;
-}
 
 // a non-card action: the server's sentence for it and the cards it shows (action_details)
 function actionDetail(code) {
@@ -55,48 +42,6 @@ function setPrompt(text, kind = "") {
 
 function save() {
   localStorage.setItem(SAVED, JSON.stringify({ id: session.id, token: session.token }));
-}
-
-// -- the log: the deal in play order, from the view's history and each answer's events --------
-
-let openTrick = null; // the log line of the trick being played
-
-function logLine(kind) {
-  const li = document.createElement("li");
-  li.className = kind;
-  el("log").append(li);
-  return li;
-}
-
-function logChange(ch) {
-  state.history.push(ch);
-  if (ch.type === "event") {
-    const named = ch.seat === null || ch.text.startsWith(SEATS[ch.seat]);
-    logLine("log-event").textContent = named ? ch.text : `${SEATS[ch.seat]}: ${ch.text}`;
-  } else if (ch.type === "aside") {
-    logLine("log-aside").textContent = ch.text;
-  } else if (ch.type === "play") {
-    // one line a trick: who played what, in order, then who won it and what it scores
-    if (!openTrick) openTrick = { li: logLine("log-trick"), trick: ch.trick, plays: [] };
-    openTrick.plays.push(_("%(seat)s: %(card)s", { seat: SEATS[ch.seat], card: cardName(ch.card) }));
-    openTrick.li.textContent = _("Trick %(trick)s: %(plays)s.", { trick: openTrick.trick, plays: openTrick.plays.join("; ") });
-  } else if (ch.type === "trick") {
-    const won = document.createElement("strong");
-    won.textContent = ch.text;
-    (openTrick ? openTrick.li : logLine("log-trick")).append(" ", won);
-    openTrick = null;
-  }
-  const log = el("log");
-  log.scrollTop = log.scrollHeight;
-}
-
-// Start the log of a deal (from its view: who deals and who leads), then tell its history.
-function logDeal(view, history = []) {
-  state.history = [];
-  el("log").replaceChildren();
-  openTrick = null;
-  logLine("log-event").textContent = _("Deal begins. %(dealer)s deals; %(leader)s leads.", { dealer: SEATS[view.dealer], leader: SEATS[(view.dealer + 1) % 4] });
-  for (const ch of history) logChange(ch);
 }
 
 // -- rendering the view -----------------------------------------------------------------------
@@ -154,27 +99,13 @@ function shownCards(view, seat) {
   return [caption, fan];
 }
 
-// the trick's place of a seat's card (the table turns with the seat at its bottom)
-function slot(seat) {
-  return root.querySelector(`.slot[data-seat="${seat}"]`);
-}
-
-function renderTrick(plays) {
-  for (let seat = 0; seat < 4; seat++) slot(seat).replaceChildren();
-  for (const p of plays) slot(p.seat).replaceChildren(cardImg(p.card));
-}
-
 function renderLastTrick(view) {
   const last = view.tricks[view.tricks.length - 1];
   const button = el("last-trick");
   button.disabled = !last;
   button.hidden = view.over;
   el("last-mini").replaceChildren(...(last ? last.plays.map((p) => cardImg(p.card, "mini")) : []));
-  const playing = view.phase === "play" || view.over;
-  const total = (view.hand_sizes.reduce((a, b) => a + b, 0) + view.trick.length) / 4 + view.tricks.length;
-  const current = Math.min(total, view.tricks.length + 1);
-  el("trick-no").textContent = playing && Number.isInteger(total)
-    ? _("Trick %(trick)s of %(tricks)s", { trick: view.over ? total : current, tricks: total }) : "";
+  el("trick-no").textContent = trickLabel(view);
 }
 
 function handButton(code, view, myTurn, legal) {
@@ -297,65 +228,6 @@ function fitTable() {
   const room = table.clientHeight * (cards.length > 20 ? 0.5 : 0.42) - above;
   const suits = cards.map((b) => (pack[b.dataset.code] || {}).suit);
   place(hand, cards, suits, room, table.clientHeight);
-}
-
-// -- animating what happened --------------------------------------------------------------------
-
-// Move an element from where another box is to where it lies now (the Web Animations API).
-function flyFrom(img, from, duration = 320) {
-  if (!moving() || !from) return;
-  const a = from.getBoundingClientRect();
-  const b = img.getBoundingClientRect();
-  if (!b.width) return;
-  const dx = a.left + a.width / 2 - (b.left + b.width / 2);
-  const dy = a.top + a.height / 2 - (b.top + b.height / 2);
-  img.animate([{ transform: `translate(${dx}px, ${dy}px) scale(${a.width / b.width})` }, { transform: "none" }],
-    { duration: duration * speed(), easing: "ease-out" });
-}
-
-async function gatherTrick(winner) {
-  const target = root.querySelector(winner === table.seat ? ".south .seat-name" : `.seat[data-seat="${winner}"] .backs`);
-  slot(winner).classList.add("winner");
-  await sleep(700);
-  if (moving() && target) {
-    const t = target.getBoundingClientRect();
-    const runs = [...root.querySelectorAll(".slot .card")].map((img) => {
-      const b = img.getBoundingClientRect();
-      const dx = t.left + t.width / 2 - (b.left + b.width / 2);
-      const dy = t.top + t.height / 2 - (b.top + b.height / 2);
-      return img.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(0.4)`, opacity: 0 }],
-        { duration: 380 * speed(), easing: "ease-in", fill: "forwards" }).finished;
-    });
-    await Promise.all(runs);
-  }
-  slot(winner).classList.remove("winner");
-  renderTrick([]);
-}
-
-async function animate(events) {
-  for (const ev of events) {
-    for (const ch of ev.changes) {
-      logChange(ch);
-      if (ch.type === "event" || ch.type === "aside") {
-        await sleep(500);
-      } else if (ch.type === "play") {
-        let from;
-        if (ch.seat !== table.seat) {
-          const backs = root.querySelector(`.seat[data-seat="${ch.seat}"] .backs`);
-          from = backs.lastChild || backs;
-        } else {
-          from = el("hand").querySelector(`[data-code="${CSS.escape(ch.card)}"]`);
-        }
-        const img = cardImg(ch.card);
-        slot(ch.seat).replaceChildren(img);
-        flyFrom(img, from);
-        if (ch.seat === table.seat && from) from.remove();
-        await sleep(450);
-      } else if (ch.type === "trick") {
-        await gatherTrick(ch.winner);
-      }
-    }
-  }
 }
 
 // -- the player's choices -----------------------------------------------------------------------
@@ -672,10 +544,10 @@ function wire() {
     setPrompt(_("Could not start a deal: %(reason)s", { reason: err.message }), "warn");
   }));
   el("end-again").addEventListener("click", () => (table.on ? agree("same") : newDeal(state.view.seed)));
-  el("end-replay").addEventListener("click", () => openReplay(state.history));
-  el("end-review").addEventListener("click", () => openReview(state.view, state.history));
+  el("end-replay").addEventListener("click", () => openReplay(logged.history));
+  el("end-review").addEventListener("click", () => openReview(state.view, logged.history));
   document.addEventListener("tarocchi:practice", (e) => practice(e.detail));
-  el("replay-review").addEventListener("click", () => openReview(state.view, state.history));
+  el("replay-review").addEventListener("click", () => openReview(state.view, logged.history));
   el("level").value = localStorage.getItem("tarocchi-level") || "normal";
   el("level").addEventListener("change", () => {
     localStorage.setItem("tarocchi-level", el("level").value);

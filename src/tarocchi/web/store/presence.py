@@ -47,6 +47,11 @@ class Clock:
         """Return a seat's presence (None: it never connected)."""
         return next((p for p in self.seats if p.seat == seat), None)
 
+    def is_here(self, seat: int, at: datetime) -> bool:
+        """Tell whether a seat's human is here at a time (connected and pinging)."""
+        here = self.of(seat)
+        return here is not None and datetime.fromisoformat(here.seen_until) >= at
+
 
 class PresenceStore:
     """The presence, stand-ins and timers of one database (each call one short transaction)."""

@@ -10,9 +10,10 @@ process at a time drives a table's AI: it holds the table's lease (a conditional
 taken when free, expired or its own), and another takes it when the holder stops renewing.
 
 Once a deal is over, each seated human's wish ("same" deal again or a "new" one) is kept
-(`agreements`); the next game they all agreed on is written with its seats, which keep their
-holders' tokens, in one transaction conditional on the table having no next game yet, so it
-is made once whichever processes the last wishes reach. A table's options (hints allowed,
+(`agreements`); the next game the humans here all agreed on is written with its seats, which
+keep their holders' tokens (the AI standing in for those away), in one transaction
+conditional on the table having no next game yet, so it is made once whichever processes
+the last wishes reach. A table's options (hints allowed,
 every seat the AI's) and its next game are `table_options`, whose counter of changes is
 announced under the key `<game id>#table` as a game's versions are under its id.
 """
@@ -27,6 +28,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc
 from sqlalchemy.dialects import postgresql, sqlite
 
+from tarocchi.web.store.presence import AWAY
 from tarocchi.web.store.schema import (
     Outcome,
     RunWith,
@@ -34,6 +36,7 @@ from tarocchi.web.store.schema import (
     agreements,
     drivers,
     games,
+    presence,
     seats,
     table_options,
 )
@@ -273,9 +276,11 @@ class TableStore:
         return {int(s): str(k) for s, k in self._run(lambda conn: conn.execute(query).all())}
 
     def following(self, game_id: str, next_id: str, held: list[tuple[int, str]], now: str,
-                  hints: bool | None) -> Callable[[sa.Connection], None]:  # fmt: skip
+                  hints: bool | None, away: dict[int, str]
+                  ) -> Callable[[sa.Connection], None]:  # fmt: skip
         """Return the writes, after the next game's own, that make it the table's next game:
-        its seats held by the same tokens (seat, token hash) and its options, if the table
+        its seats held by the same tokens (seat, token hash), the AI standing in for the
+        humans away (seat: when last seen) until they are back, and its options, if the table
         has no next game yet (else Followed: the transaction is rolled back)."""
         claim = (
             table_options.update()
@@ -289,6 +294,9 @@ class TableStore:
             for seat, token in held:  # (no invitation opens them: "-" is no secret's hash)
                 taken = {"token_hash": token, "taken_at": now, "invitation_hash": "-"}
                 conn.execute(seats.insert().values(game_id=next_id, seat=seat, **taken))
+            for seat, seen in away.items():
+                gone = {"seen_until": seen, "stand_in": AWAY}
+                conn.execute(presence.insert().values(game_id=next_id, seat=seat, **gone))
             options = {"hints": hints, "watched": False, "changes": 0}
             conn.execute(table_options.insert().values(game_id=next_id, **options))
 
