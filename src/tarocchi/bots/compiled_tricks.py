@@ -203,17 +203,13 @@ def close(
     return winner, taker
 
 
-# A game's loop state: the tuple of arrays (and scratch) its `start`/`begin` build and its
-# other plug-in functions unpack; numba types it per game, so Python sees it only as a tuple
-Slots = tuple[Any, ...]
-
 # The player's module a driver plays through; bound per copy by `driver`, so that numba
 # calls the player's functions directly (a global is a constant to it), as a hand-written
 # loop would, and caches the copy on disk (functions passed as arguments it cannot cache).
 game: Any = None
 
 
-def _playout(args: Slots, p: int, n: int, given: int, moves: np.ndarray) -> Any:
+def _playout(args: Any, p: int, n: int, given: int, moves: np.ndarray) -> Any:
     """Play the deal to its end from p's turn, the first n cards of the trick down (played
     in turn by the seats before p), p playing card given first (-1: its player's choice);
     write the actions taken to moves, then -1, and return the player's `finish`.
@@ -247,7 +243,7 @@ def _playout(args: Slots, p: int, n: int, given: int, moves: np.ndarray) -> Any:
     return game.finish(st)
 
 
-def _replay(args: Slots, seats: np.ndarray, cards: np.ndarray, skip: int) -> tuple[int, int]:
+def _replay(args: Any, seats: np.ndarray, cards: np.ndarray, skip: int) -> tuple[int, int]:
     """Replay the trick play so far (seats[i] played cards[i]) from the hands before it;
     return how many plays by seats other than skip, with a choice, the players would have
     made otherwise: (with a card of the same suit and points, with any other).
@@ -277,13 +273,13 @@ def _replay(args: Slots, seats: np.ndarray, cards: np.ndarray, skip: int) -> tup
 
 
 @hook
-def no_turn(st: Slots, p: int, moves: np.ndarray, k: int) -> int:
+def no_turn(st: Any, p: int, moves: np.ndarray, k: int) -> int:
     """A player's `turn` where nothing comes before a card."""
     return k
 
 
 @hook
-def no_notice(st: Slots, p: int) -> None:
+def no_notice(st: Any, p: int) -> None:
     """A player's `notice` where nothing comes before a card."""
 
 

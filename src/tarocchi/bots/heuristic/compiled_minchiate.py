@@ -26,7 +26,7 @@ from numba import njit
 from tarocchi.bots import compiled_minchiate as cm
 from tarocchi.bots import compiled_tricks as tricks
 from tarocchi.bots.compiled_minchiate import LOW, SPLIT, TABLES, Tables
-from tarocchi.bots.compiled_tricks import Slots, best
+from tarocchi.bots.compiled_tricks import best
 from tarocchi.bots.heuristic.compiled_common import (
     cards_of,
     outlook,
@@ -267,7 +267,7 @@ def _state(
     voids: np.ndarray,
     shown: np.ndarray,
     state: np.ndarray,
-) -> Slots:
+) -> tuple[Any, ...]:
     """Return a loop's state over these arrays, hands and state its own (the others
     copied): (the tables, params, hands, the cards gone, voids, the cards known in each
     hand, state (as `compiled_minchiate.take` keeps it), the trick's cards down and
@@ -281,7 +281,7 @@ def _state(
 
 
 @tricks.hook
-def lay(st: Slots, p: int, card: int, n: int, trick: tuple[int, bool]) -> Any:
+def lay(st: tuple[Any, ...], p: int, card: int, n: int, trick: tuple[int, bool]) -> Any:
     """Play p's card to the trick's place n, marking the void it reveals; return the
     trick's led group and whether a trump fell, after it."""
     t, _, hands, gone, voids, _, state, down, played, ts, tc, _, _ = st
@@ -294,7 +294,7 @@ def lay(st: Slots, p: int, card: int, n: int, trick: tuple[int, bool]) -> Any:
 
 
 @njit(cache=True)
-def start(args: Slots, p: int, n: int) -> tuple[Slots, Any, int]:
+def start(args: tuple[Any, ...], p: int, n: int) -> tuple[tuple[Any, ...], Any, int]:
     """A playout's state from (the tables, params, the hands, the trick so far, state (the
     piles (two words a team), the tricks won, the suits led, the ledger and the last
     trick's winner, left holding the end), the cards played and the Fola's, the voids
@@ -314,7 +314,7 @@ def start(args: Slots, p: int, n: int) -> tuple[Slots, Any, int]:
 
 
 @njit(cache=True)
-def begin(args: Slots) -> tuple[Slots, Any]:
+def begin(args: tuple[Any, ...]) -> tuple[tuple[Any, ...], Any]:
     """A replay's state from (the tables, params, the hands before the trick play, the Fola,
     the cards known in each hand then (those still held count)); its state array keeps only
     the suits led (as `take` does)."""
@@ -328,7 +328,7 @@ turn, notice = tricks.no_turn, tricks.no_notice
 
 
 @tricks.hook
-def legal(st: Slots, p: int, trick: tuple[int, bool]) -> tuple[int, int]:
+def legal(st: tuple[Any, ...], p: int, trick: tuple[int, bool]) -> tuple[int, int]:
     """The cards p may play to the trick (low word, high word)."""
     t, _, hands, _, _, _, state, _, _, _, _, _, _ = st
     return cm.legal(t, hands[p, 0], hands[p, 1], trick[0], trick[1], state[6])
@@ -344,7 +344,7 @@ def forced(legal_m: tuple[int, int]) -> int:
 
 
 @tricks.hook
-def pick(st: Slots, p: int, legal_m: tuple[int, int], n: int, trick: Any) -> int:
+def pick(st: tuple[Any, ...], p: int, legal_m: tuple[int, int], n: int, trick: Any) -> int:
     """The heuristic player's card for p (`choose`), knowing the cards shown still in each
     hand."""
     _, pr, hands, gone, voids, shown, state, _, _, ts, tc, held, work = st
@@ -357,7 +357,7 @@ def pick(st: Slots, p: int, legal_m: tuple[int, int], n: int, trick: Any) -> int
 
 
 @tricks.hook
-def close(st: Slots, trick: tuple[int, bool]) -> tuple[int, Any]:
+def close(st: tuple[Any, ...], trick: tuple[int, bool]) -> tuple[int, Any]:
     """End a whole trick: its winner's team takes it, scoring at once (`take`); return the
     winner and an empty trick."""
     t, _, _, _, _, _, state, down, played, ts, tc, _, _ = st
@@ -369,7 +369,7 @@ def close(st: Slots, trick: tuple[int, bool]) -> tuple[int, Any]:
 
 
 @tricks.hook
-def settle(st: Slots, trick: tuple[int, bool]) -> Any:
+def settle(st: tuple[Any, ...], trick: tuple[int, bool]) -> Any:
     """End a whole trick in a replay: note its suit led (the King rule's); return an empty
     trick."""
     led, state = trick[0], st[6]
@@ -385,7 +385,7 @@ def judge(near: int, other: int, want: int, card: int) -> tuple[int, int]:
 
 
 @tricks.hook
-def finish(st: Slots) -> None:
+def finish(st: tuple[Any, ...]) -> None:
     """Nothing: the playout's end is in its state array."""
 
 

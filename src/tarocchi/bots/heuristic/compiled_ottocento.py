@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from tarocchi.bots import compiled_tricks as tricks
-from tarocchi.bots.compiled_tricks import OWNER, PLAYED, TAKER, Slots, best, lay_down
+from tarocchi.bots.compiled_tricks import OWNER, PLAYED, TAKER, best, lay_down
 from tarocchi.bots.heuristic.compiled_common import cards_of, recorded, tally
 from tarocchi.bots.heuristic.ottocento import (
     FUTURE_CARD,
@@ -307,7 +307,7 @@ def _state(
     piles: np.ndarray,
     won: np.ndarray,
     sc: np.ndarray,
-) -> Slots:
+) -> tuple[Any, ...]:
     """Return a loop's state over copies of these arrays (pend, the cards each seat shows
     if it declares, is read only): (hands, voids, the plain suit each seat led last, the
     cards shown by declaring, the action each seat takes at its first turn (0: none), pend,
@@ -321,7 +321,7 @@ def _state(
 
 
 @njit(cache=True)
-def start(args: Slots, p: int, n: int) -> tuple[Slots, int, int]:
+def start(args: tuple[Any, ...], p: int, n: int) -> tuple[tuple[Any, ...], int, int]:
     """A playout's state from (the hands, the trick so far, the piles, the tricks won, the
     voids, the suits led last, the cards declared, the actions each seat takes at its first
     turn (0: none), the cards each shows if it declares, the Matto's player and the winner
@@ -338,7 +338,7 @@ def start(args: Slots, p: int, n: int) -> tuple[Slots, int, int]:
 
 
 @njit(cache=True)
-def begin(args: Slots) -> tuple[Slots, int]:
+def begin(args: tuple[Any, ...]) -> tuple[tuple[Any, ...], int]:
     """A replay's state from (the hands before the trick play, the dealer, the discard, the
     cards each seat shows at its first turn)."""
     before, dealer, discard, pend = args
@@ -352,7 +352,7 @@ forced = tricks.only
 
 
 @tricks.hook
-def turn(st: Slots, p: int, moves: np.ndarray, k: int) -> int:
+def turn(st: tuple[Any, ...], p: int, moves: np.ndarray, k: int) -> int:
     """At p's first turn of trick 1, the action it takes (rules §3), written to moves."""
     _, _, _, decl, ask, pend, _, _, _, _, _, _ = st
     a = _declare(p, ask, pend, decl)
@@ -363,20 +363,20 @@ def turn(st: Slots, p: int, moves: np.ndarray, k: int) -> int:
 
 
 @tricks.hook
-def notice(st: Slots, p: int) -> None:
+def notice(st: tuple[Any, ...], p: int) -> None:
     """At p's first turn of trick 1, the cards it shows (rules §3)."""
     _, _, _, decl, ask, pend, _, _, _, _, _, _ = st
     _declare(p, ask, pend, decl)
 
 
 @tricks.hook
-def legal(st: Slots, p: int, led: int) -> int:
+def legal(st: tuple[Any, ...], p: int, led: int) -> int:
     """The cards p may play to the trick."""
     return tricks.legal(_CARDS, st[0][p], led)
 
 
 @tricks.hook
-def pick(st: Slots, p: int, legal_m: int, n: int, led: int) -> int:
+def pick(st: tuple[Any, ...], p: int, legal_m: int, n: int, led: int) -> int:
     """The heuristic player's card for p (`choose`)."""
     hands, voids, lastled, decl, _, _, piles, _, ts, tc, shown, sc = st
     private = sc[DISCARD] if p == sc[DEALER] else 0
@@ -386,14 +386,14 @@ def pick(st: Slots, p: int, legal_m: int, n: int, led: int) -> int:
 
 
 @tricks.hook
-def lay(st: Slots, p: int, card: int, n: int, led: int) -> int:
+def lay(st: tuple[Any, ...], p: int, card: int, n: int, led: int) -> int:
     """Play p's card to the trick's place n; return the trick's led suit after it."""
     hands, voids, _, _, _, _, _, _, ts, tc, _, sc = st
     return tricks.lay_card(_CARDS, hands, voids, ts, tc, sc, p, card, n, led)
 
 
 @tricks.hook
-def close(st: Slots, led: int) -> tuple[int, int]:
+def close(st: tuple[Any, ...], led: int) -> tuple[int, int]:
     """End a whole trick: its winner's team takes it; return the winner and an empty trick."""
     _, _, lastled, _, _, _, piles, won, ts, tc, _, sc = st
     _note_lead(ts, tc, lastled)
@@ -403,7 +403,7 @@ def close(st: Slots, led: int) -> tuple[int, int]:
 
 
 @tricks.hook
-def settle(st: Slots, led: int) -> int:
+def settle(st: tuple[Any, ...], led: int) -> int:
     """End a whole trick in a replay (`close`); return an empty trick."""
     return close(st, led)[1]
 
@@ -415,7 +415,7 @@ def judge(near: int, other: int, want: int, card: int) -> tuple[int, int]:
 
 
 @tricks.hook
-def finish(st: Slots) -> tuple[int, int, int, int, int, int, int]:
+def finish(st: tuple[Any, ...]) -> tuple[int, int, int, int, int, int, int]:
     """(Each team's pile, the tricks each team has won, the Matto's player and the winner
     of its trick, the last trick's winner)."""
     _, _, _, _, _, _, piles, won, _, _, _, sc = st

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from tarocchi.bots import compiled_tricks as tricks
-from tarocchi.bots.compiled_tricks import OWNER, PLAYED, TAKER, Slots, best, lay_down
+from tarocchi.bots.compiled_tricks import OWNER, PLAYED, TAKER, best, lay_down
 from tarocchi.bots.heuristic.compiled_common import (
     cards_of,
     outlook,
@@ -210,7 +210,7 @@ def _state(
     won: np.ndarray,
     dealer: int,
     discard: int,
-) -> Slots:
+) -> tuple[Any, ...]:
     """Return a loop's state over copies of these arrays: (params, hands, voids, suits each
     seat led, tricks won, the trick's seats and cards, the piles, the scalars (PLAYED...),
     the choices' scratch arrays)."""
@@ -222,7 +222,7 @@ def _state(
 
 
 @njit(cache=True)
-def start(args: Slots, p: int, n: int) -> tuple[Slots, int, int]:
+def start(args: tuple[Any, ...], p: int, n: int) -> tuple[tuple[Any, ...], int, int]:
     """A playout's state from (params, the hands, the trick so far, the dealer, the discard,
     the voids, the suits each seat led, the tricks won), its trick laid (`_playout`)."""
     pr, hands, trick, dealer, discard, voids, ledby, won = args
@@ -235,7 +235,7 @@ def start(args: Slots, p: int, n: int) -> tuple[Slots, int, int]:
 
 
 @njit(cache=True)
-def begin(args: Slots) -> tuple[Slots, int]:
+def begin(args: tuple[Any, ...]) -> tuple[tuple[Any, ...], int]:
     """A replay's state from (params, the hands before the trick play, the dealer, the
     discard) (`_replay`)."""
     pr, before, dealer, discard = args
@@ -247,13 +247,13 @@ turn, notice, forced = tricks.no_turn, tricks.no_notice, tricks.only
 
 
 @tricks.hook
-def legal(st: Slots, p: int, led: int) -> int:
+def legal(st: tuple[Any, ...], p: int, led: int) -> int:
     """The cards p may play to the trick."""
     return tricks.legal(_CARDS, st[1][p], led)
 
 
 @tricks.hook
-def pick(st: Slots, p: int, legal_m: int, n: int, led: int) -> int:
+def pick(st: tuple[Any, ...], p: int, legal_m: int, n: int, led: int) -> int:
     """The heuristic player's card for p (`choose`)."""
     pr, hands, voids, ledby, won, ts, tc, _, sc, work = st
     private = sc[DISCARD] if p == sc[DEALER] else 0
@@ -264,14 +264,14 @@ def pick(st: Slots, p: int, legal_m: int, n: int, led: int) -> int:
 
 
 @tricks.hook
-def lay(st: Slots, p: int, card: int, n: int, led: int) -> int:
+def lay(st: tuple[Any, ...], p: int, card: int, n: int, led: int) -> int:
     """Play p's card to the trick's place n; return the trick's led suit after it."""
     _, hands, voids, _, _, ts, tc, _, sc, _ = st
     return tricks.lay_card(_CARDS, hands, voids, ts, tc, sc, p, card, n, led)
 
 
 @tricks.hook
-def close(st: Slots, led: int) -> tuple[int, int]:
+def close(st: tuple[Any, ...], led: int) -> tuple[int, int]:
     """End a whole trick: its winner's team takes it; return the winner and an empty trick."""
     _, _, _, ledby, won, ts, tc, piles, sc, _ = st
     p, sc[TAKER] = tricks.close(_CARDS, ts, tc, led, piles, won, sc[TAKER])
@@ -280,7 +280,7 @@ def close(st: Slots, led: int) -> tuple[int, int]:
 
 
 @tricks.hook
-def settle(st: Slots, led: int) -> int:
+def settle(st: tuple[Any, ...], led: int) -> int:
     """End a whole trick in a replay: count it to its winner's team (no piles: quicker than
     close); return an empty trick."""
     _, _, _, ledby, won, ts, tc, _, _, _ = st
@@ -297,7 +297,7 @@ def judge(near: int, other: int, want: int, card: int) -> tuple[int, int]:
 
 
 @tricks.hook
-def finish(st: Slots) -> tuple[int, int, int, int, int, int]:
+def finish(st: tuple[Any, ...]) -> tuple[int, int, int, int, int, int]:
     """(The cards each team took in the playout, the Matto excluded; the tricks each team
     has won in all; the seat that played the Matto in the playout, the winner of its trick,
     or -1s)."""
