@@ -1,22 +1,17 @@
 """The compiled trick core of the one-word packs (bots/compiled_tricks.py) against the rules'
 TrickCore: the same legal cards, the same winner of every partial trick and the same piles,
-on seeded random tricks rich in trumps (Ottocento's equal Moors among them) and Mattos; and
-the one trick loop's copies per player, which numba's on-disk cache must keep."""
+on seeded random tricks rich in trumps (Ottocento's equal Moors among them) and Mattos."""
 
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 from tarocchi.bots.compiled_tricks import best, legal, take
 from tarocchi.bots.heuristic.compiled_common import Cards, cards_of
-from tarocchi.bots.search import warm_up
 from tarocchi.cards import FOOL, bits
-from tarocchi.games import GAMES, game
 from tarocchi.games.base import TrickCore
 from tarocchi.games.ottocento import CORE as OTTOCENTO
 from tarocchi.games.piedicavallo import CORE as PIEDICAVALLO
@@ -69,25 +64,3 @@ def test_compiled_trick_core_is_the_rules(name: str, core: TrickCore, cards: Car
         want_winner, want_piles = core.close((1, 2), trick)
         assert (winner, (int(piles[0]), int(piles[1]))) == (want_winner, want_piles)
     assert equal_ties > 100 or not core.equal  # the Moors' rule was put to the test
-
-
-@pytest.mark.slow
-def test_the_drivers_compiled_per_player_load_from_numbas_cache() -> None:
-    """Each player's copies of the one trick loop are filed under its own module and cached
-    on disk: once they are compiled, a new process loads them without compiling."""
-    for name in GAMES:
-        warm_up(game(name))  # compiles what is not cached yet
-    script = (
-        "from tarocchi.bots.search import warm_up\n"
-        "from tarocchi.games import GAMES, game\n"
-        "from tarocchi.bots.heuristic import compiled_minchiate, compiled_ottocento, "
-        "compiled_piedicavallo\n"
-        "for name in GAMES: warm_up(game(name))\n"
-        "for m in (compiled_piedicavallo, compiled_ottocento, compiled_minchiate):\n"
-        "    for d in (m._playout, m._replay):\n"
-        "        assert d.py_func.__code__.co_filename == m.__file__, d\n"
-        "        assert sum(d.stats.cache_hits.values()) == 1, d.stats\n"
-        "        assert not d.stats.cache_misses, d.stats\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr

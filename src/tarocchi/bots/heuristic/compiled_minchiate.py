@@ -10,22 +10,16 @@ seat may know (`Players.playout`), and the hard level replays the plays so far
 with them (`Players.replay`). tests/bots/test_compiled_heuristic.py proves that
 `choose` is the heuristic bot's choice on every decision of many seeded deals
 and that a playout is, move for move, the heuristic bots through the rules.
-
-The functions from `start` to `finish` plug these players into the one trick loop of
-`compiled_tricks` (`_playout`, `_replay`, compiled for this module by its `driver`).
 """
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
-from tarocchi.bots import compiled_minchiate as cm
-from tarocchi.bots import compiled_tricks as tricks
-from tarocchi.bots.compiled_minchiate import LOW, SPLIT, TABLES, Tables
+from tarocchi.bots.compiled_minchiate import LOW, SPLIT, TABLES, Tables, lay, legal, take
 from tarocchi.bots.compiled_tricks import best
 from tarocchi.bots.heuristic.compiled_common import (
     cards_of,
@@ -259,139 +253,133 @@ def _reveal(voids: np.ndarray, p: int, card: int, led: int) -> None:
 
 
 @njit(cache=True)
-def _state(
+def _playout(
     t: Tables,
     pr: np.ndarray,
     hands: np.ndarray,
-    gone: np.ndarray,
-    voids: np.ndarray,
-    shown: np.ndarray,
+    p: int,
+    trick: np.ndarray,
     state: np.ndarray,
-) -> tuple[Any, ...]:
-    """Return a loop's state over these arrays, hands and state its own (the others
-    copied): (the tables, params, hands, the cards gone, voids, the cards known in each
-    hand, state (as `compiled_minchiate.take` keeps it), the trick's cards down and
-    counting points (`compiled_minchiate.lay`), its seats and cards, scratch for the known
-    cards still in hand, the choices' scratch arrays)."""
-    return (
-        t, pr, hands, gone.copy(), voids.copy(), shown, state, np.zeros(4, dtype=np.int64),
-        np.zeros(2, dtype=np.int64), np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64),
-        np.empty((4, 2), dtype=np.int64), scratch(),
-    )  # fmt: skip
-
-
-@tricks.hook
-def lay(st: tuple[Any, ...], p: int, card: int, n: int, trick: tuple[int, bool]) -> Any:
-    """Play p's card to the trick's place n, marking the void it reveals; return the
-    trick's led group and whether a trump fell, after it."""
-    t, _, hands, gone, voids, _, state, down, played, ts, tc, _, _ = st
-    w = _word(card)
-    hands[p, w] &= ~_bit(card)
-    gone[w] |= _bit(card)
-    _reveal(voids, p, card, trick[0])
-    ts[n], tc[n] = p, card
-    return cm.lay(t, card, p, state[0:4], down, played, trick[0], trick[1])
-
-
-@njit(cache=True)
-def start(args: tuple[Any, ...], p: int, n: int) -> tuple[tuple[Any, ...], Any, int]:
-    """A playout's state from (the tables, params, the hands, the trick so far, state (the
-    piles (two words a team), the tricks won, the suits led, the ledger and the last
-    trick's winner, left holding the end), the cards played and the Fola's, the voids
-    revealed so far, the cards known in each hand), its trick laid (played in turn by the
-    seats before p: put back into their hands, `lay` takes them out)."""
-    t, pr, hands, trick, state, gone, voids, shown = args
-    st = _state(t, pr, hands, gone, voids, shown, state)
-    tr = (-1, False)
-    for i in range(n):
-        seat = (p - n + i) & 3
-        hands[seat, _word(trick[i])] |= _bit(trick[i])
-        tr = lay(st, seat, trick[i], i, tr)
+    gone_now: np.ndarray,
+    voids_now: np.ndarray,
+    shown: np.ndarray,
+    given: int,
+    moves: np.ndarray,
+) -> None:
+    """Play the deal to its end from p's turn, the cards of trick down, p playing card first
+    (-1: its heuristic choice), with four heuristic players; state holds, as
+    `compiled_minchiate.take` keeps them, the piles (two words a team), the tricks won, the
+    suits led, the ledger and the last trick's winner, and is left holding the end. gone_now
+    holds the cards played and the Fola's, voids_now the voids revealed so far, shown the
+    cards known in each hand. The cards played go to moves, then -1."""
+    work = scratch()
+    gone = gone_now.copy()
+    voids = voids_now.copy()
+    piles = state[0:4]  # a view: lay and take keep the piles in state
+    led, trumped, n = -1, False, 0
+    down = np.zeros(4, dtype=np.int64)
+    played = np.zeros(2, dtype=np.int64)
+    tseats = np.empty(4, dtype=np.int64)
+    tcards = np.empty(4, dtype=np.int64)
+    for i in range(trick.shape[0]):
+        c = trick[i]
+        seat = (p - trick.shape[0] + n) & 3
+        _reveal(voids, seat, c, led)
+        tseats[n], tcards[n] = seat, c
+        n += 1
+        led, trumped = lay(t, c, seat, piles, down, played, led, trumped)
     left = 0
     for s in range(4):
         left += n_cards(hands[s, 0]) + n_cards(hands[s, 1])
-    return st, tr, left
+    k = 0
+    held = np.empty((4, 2), dtype=np.int64)
+    while left:
+        lo, hi = hands[p, 0], hands[p, 1]
+        l_lo, l_hi = legal(t, lo, hi, led, trumped, state[6])
+        if given >= 0:
+            card, given = given, -1
+        elif n_cards(l_lo) + n_cards(l_hi) == 1:
+            card = low_card(l_lo) if l_lo else SPLIT + low_card(l_hi)
+        else:
+            for s in range(4):
+                held[s, 0] = shown[s, 0] & hands[s, 0]
+                held[s, 1] = shown[s, 1] & hands[s, 1]
+            card = choose(
+                pr, hands, p, l_lo, l_hi, tseats, tcards, n, gone, voids, held, state[6], work
+            )
+        w = _word(card)
+        hands[p, w] ^= _bit(card)
+        gone[w] |= _bit(card)
+        left -= 1
+        moves[k] = card
+        k += 1
+        _reveal(voids, p, card, led)
+        tseats[n], tcards[n] = p, card
+        led, trumped = lay(t, card, p, piles, down, played, led, trumped)
+        if n < 3:
+            n += 1
+            p = (p + 1) & 3
+            continue
+        p, _ = best(_CARDS, tseats, tcards, 4, led)
+        take(t, state, p, led, down, played)
+        led, trumped, n = -1, False, 0
+        down[:] = 0
+        played[:] = 0
+    moves[k] = -1
 
 
 @njit(cache=True)
-def begin(args: tuple[Any, ...]) -> tuple[tuple[Any, ...], Any]:
-    """A replay's state from (the tables, params, the hands before the trick play, the Fola,
-    the cards known in each hand then (those still held count)); its state array keeps only
-    the suits led (as `take` does)."""
-    t, pr, before, fola, shown = args
-    st = _state(t, pr, before.copy(), fola, np.zeros((4, 2), dtype=np.int64), shown,
-                np.zeros(12, dtype=np.int64))  # fmt: skip
-    return st, (-1, False)
-
-
-turn, notice = tricks.no_turn, tricks.no_notice
-
-
-@tricks.hook
-def legal(st: tuple[Any, ...], p: int, trick: tuple[int, bool]) -> tuple[int, int]:
-    """The cards p may play to the trick (low word, high word)."""
-    t, _, hands, _, _, _, state, _, _, _, _, _, _ = st
-    return cm.legal(t, hands[p, 0], hands[p, 1], trick[0], trick[1], state[6])
-
-
-@tricks.hook
-def forced(legal_m: tuple[int, int]) -> int:
-    """The only legal card, or -1 if there is a choice."""
-    lo, hi = legal_m
-    if n_cards(lo) + n_cards(hi) != 1:
-        return -1
-    return low_card(lo) if lo else SPLIT + low_card(hi)
-
-
-@tricks.hook
-def pick(st: tuple[Any, ...], p: int, legal_m: tuple[int, int], n: int, trick: Any) -> int:
-    """The heuristic player's card for p (`choose`), knowing the cards shown still in each
-    hand."""
-    _, pr, hands, gone, voids, shown, state, _, _, ts, tc, held, work = st
-    for s in range(4):
-        held[s, 0] = shown[s, 0] & hands[s, 0]
-        held[s, 1] = shown[s, 1] & hands[s, 1]
-    return choose(
-        pr, hands, p, legal_m[0], legal_m[1], ts, tc, n, gone, voids, held, state[6], work
-    )
-
-
-@tricks.hook
-def close(st: tuple[Any, ...], trick: tuple[int, bool]) -> tuple[int, Any]:
-    """End a whole trick: its winner's team takes it, scoring at once (`take`); return the
-    winner and an empty trick."""
-    t, _, _, _, _, _, state, down, played, ts, tc, _, _ = st
-    p, _ = tricks.best(_CARDS, ts, tc, 4, trick[0])
-    cm.take(t, state, p, trick[0], down, played)
-    down[:] = 0
-    played[:] = 0
-    return p, (-1, False)
-
-
-@tricks.hook
-def settle(st: tuple[Any, ...], trick: tuple[int, bool]) -> Any:
-    """End a whole trick in a replay: note its suit led (the King rule's); return an empty
-    trick."""
-    led, state = trick[0], st[6]
-    if 0 <= led < TRUMPS:
-        state[6] |= _GROUP[led]
-    return (-1, False)
-
-
-@tricks.hook
-def judge(near: int, other: int, want: int, card: int) -> tuple[int, int]:
-    """The counts of plays the players would have made otherwise, after one more."""
-    return tally(_CARDS, near, other, want, card)
-
-
-@tricks.hook
-def finish(st: tuple[Any, ...]) -> None:
-    """Nothing: the playout's end is in its state array."""
-
-
-# the one trick loop (compiled_tricks), playing through the functions above
-_playout = tricks.driver(tricks._playout, sys.modules[__name__])
-_replay = tricks.driver(tricks._replay, sys.modules[__name__])
+def _replay(
+    t: Tables,
+    pr: np.ndarray,
+    before: np.ndarray,
+    fola: np.ndarray,
+    shown: np.ndarray,
+    seats: np.ndarray,
+    cards: np.ndarray,
+    skip: int,
+) -> tuple[int, int]:
+    """Replay the trick play so far (seats[i] played cards[i]) from the hands before it;
+    return how many plays by seats other than skip, with a choice, the heuristic players
+    would have made otherwise: (with a card of the same suit and points, with any other).
+    shown holds the cards known in each hand then (those still held count)."""
+    work = scratch()
+    hands = before.copy()
+    gone = fola.copy()
+    voids = np.zeros((4, 2), dtype=np.int64)
+    held = np.empty((4, 2), dtype=np.int64)
+    piles = np.zeros(4, dtype=np.int64)  # lay's bookkeeping, unused here
+    down = np.zeros(4, dtype=np.int64)
+    played = np.zeros(2, dtype=np.int64)
+    tseats = np.empty(4, dtype=np.int64)
+    tcards = np.empty(4, dtype=np.int64)
+    led_lo = 0
+    near, miss = 0, 0
+    led, trumped, n = -1, False, 0
+    for i in range(len(cards)):
+        p = seats[i]
+        card = cards[i]
+        l_lo, l_hi = legal(t, hands[p, 0], hands[p, 1], led, trumped, led_lo)
+        if p != skip and n_cards(l_lo) + n_cards(l_hi) > 1:
+            for s in range(4):
+                held[s, 0] = shown[s, 0] & hands[s, 0]
+                held[s, 1] = shown[s, 1] & hands[s, 1]
+            want = choose(
+                pr, hands, p, l_lo, l_hi, tseats, tcards, n, gone, voids, held, led_lo, work
+            )
+            near, miss = tally(_CARDS, near, miss, want, card)
+        w = _word(card)
+        hands[p, w] &= ~_bit(card)
+        gone[w] |= _bit(card)
+        _reveal(voids, p, card, led)
+        tseats[n], tcards[n] = p, card
+        led, trumped = lay(t, card, p, piles, down, played, led, trumped)
+        n += 1
+        if n == 4:
+            if 0 <= led < TRUMPS:
+                led_lo |= _GROUP[led]
+            led, trumped, n = -1, False, 0
+    return near, miss
 
 
 def _split(mask: int) -> tuple[int, int]:
@@ -454,9 +442,10 @@ class Players:
             held |= x
         # every card in no hand is played (the trick's too) or in the Fola, shown to all
         gone = np.array(_split(PACK.full_mask & ~held), dtype=np.int64)
-        trick = np.array(pos.trick, dtype=np.int64)
-        args = (TABLES, PARAMS, h, trick, state, gone, self.voids, self.shown)
-        _playout(args, pos.to_move, len(pos.trick), first, _MOVES)
+        _playout(
+            TABLES, PARAMS, h, pos.to_move, np.array(pos.trick, dtype=np.int64), state, gone,
+            self.voids, self.shown, first, _MOVES,
+        )  # fmt: skip
         moves = recorded(_MOVES) if record else ()
         s = [int(x) for x in state]
         return Outcome(
@@ -473,8 +462,16 @@ class Players:
             before[s] |= 1 << c
         seats = np.array([s for s, _ in self.plays], dtype=np.int64)
         cards = np.array([c for _, c in self.plays], dtype=np.int64)
-        args = (TABLES, PARAMS, _words(before), self.fola, self.shown_once)
-        near, miss = _replay(args, seats, cards, self.seat)
+        near, miss = _replay(
+            TABLES,
+            PARAMS,
+            _words(before),
+            self.fola,
+            self.shown_once,
+            seats,
+            cards,
+            self.seat,
+        )
         return int(near), int(miss)
 
 

@@ -12,22 +12,17 @@ on the others see the cards it showed. tests/bots/test_compiled_heuristic.py
 proves that `choose` is the heuristic bot's choice on every decision of many
 seeded deals and that a playout is, move for move, the heuristic bots playing
 through the rules.
-
-The functions from `start` to `finish` plug these players into the one trick loop of
-`compiled_tricks` (`_playout`, `_replay`, compiled for this module by its `driver`).
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
-from tarocchi.bots import compiled_tricks as tricks
-from tarocchi.bots.compiled_tricks import OWNER, PLAYED, TAKER, best, lay_down
+from tarocchi.bots.compiled_tricks import best, close, lay_down, legal, play
 from tarocchi.bots.heuristic.compiled_common import cards_of, recorded, tally
 from tarocchi.bots.heuristic.ottocento import (
     FUTURE_CARD,
@@ -292,139 +287,127 @@ def _declare(p: int, ask: np.ndarray, pend: np.ndarray, decl: np.ndarray) -> int
     return a  # type: ignore[no-any-return]
 
 
-# the scalars a loop's state keeps in one array (`start`, `begin`)
-LAST, DEALER, DISCARD = range(3, 6)  # after compiled_tricks.PLAYED, OWNER, TAKER
-
-
 @njit(cache=True)
-def _state(
-    hands: np.ndarray,
-    voids: np.ndarray,
-    lastled: np.ndarray,
-    decl: np.ndarray,
-    ask: np.ndarray,
+def _playout(
+    start: np.ndarray,
+    p: int,
+    trick: np.ndarray,
+    n: int,
+    piles_now: np.ndarray,
+    won_now: np.ndarray,
+    voids_now: np.ndarray,
+    lastled_now: np.ndarray,
+    decl_now: np.ndarray,
+    ask_now: np.ndarray,
     pend: np.ndarray,
-    piles: np.ndarray,
-    won: np.ndarray,
-    sc: np.ndarray,
-) -> tuple[Any, ...]:
-    """Return a loop's state over copies of these arrays (pend, the cards each seat shows
-    if it declares, is read only): (hands, voids, the plain suit each seat led last, the
-    cards shown by declaring, the action each seat takes at its first turn (0: none), pend,
-    the piles, the tricks won, the trick's seats and cards, scratch for the declared cards
-    still in hand, the scalars (PLAYED...))."""
-    return (
-        hands.copy(), voids.copy(), lastled.copy(), decl.copy(), ask.copy(), pend,
-        piles.copy(), won.copy(), np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64),
-        np.empty(4, dtype=np.int64), sc,
-    )  # fmt: skip
-
-
-@njit(cache=True)
-def start(args: tuple[Any, ...], p: int, n: int) -> tuple[tuple[Any, ...], int, int]:
-    """A playout's state from (the hands, the trick so far, the piles, the tricks won, the
-    voids, the suits led last, the cards declared, the actions each seat takes at its first
-    turn (0: none), the cards each shows if it declares, the Matto's player and the winner
-    of its trick, the last trick's winner, the dealer, the discard), its trick laid."""
-    hands, trick, piles, won, voids, lastled, decl, ask, pend = args[:9]
-    owner, taker, last, dealer, discard = args[9:]
-    sc = np.array([0, owner, taker, last, dealer, discard], dtype=np.int64)
-    st = _state(hands, voids, lastled, decl, ask, pend, piles, won, sc)
-    hands, voids, _, _, _, _, _, _, ts, tc, _, _ = st
-    led, sc[OWNER] = lay_down(_CARDS, hands, p, trick, n, ts, tc, voids, owner)
-    held = hands[0] | hands[1] | hands[2] | hands[3]
-    sc[PLAYED] = _FULL & ~(held | discard)
-    return st, led, n_cards(held)
-
-
-@njit(cache=True)
-def begin(args: tuple[Any, ...]) -> tuple[tuple[Any, ...], int]:
-    """A replay's state from (the hands before the trick play, the dealer, the discard, the
-    cards each seat shows at its first turn)."""
-    before, dealer, discard, pend = args
-    z = np.zeros(4, dtype=np.int64)
-    sc = np.array([0, -1, -1, -1, dealer, discard], dtype=np.int64)
-    lastled, ask, two = np.full(4, -1, dtype=np.int64), np.ones(4, dtype=np.int64), z[:2]
-    return _state(before, z, lastled, z, ask, pend, two, two, sc), -1
-
-
-forced = tricks.only
-
-
-@tricks.hook
-def turn(st: tuple[Any, ...], p: int, moves: np.ndarray, k: int) -> int:
-    """At p's first turn of trick 1, the action it takes (rules §3), written to moves."""
-    _, _, _, decl, ask, pend, _, _, _, _, _, _ = st
-    a = _declare(p, ask, pend, decl)
-    if a:
-        moves[k] = a
+    owner: int,
+    taker: int,
+    last: int,
+    dealer: int,
+    discard: int,
+    given: int,
+    moves: np.ndarray,
+) -> tuple[int, int, int, int, int, int, int]:
+    """Play the deal to its end from p's turn, the first n cards of trick down, p playing
+    card given first (-1: its heuristic choice), with four heuristic players; ask[s] is the
+    action s takes at its first turn (0: none), pend[s] the cards it shows if it declares.
+    Return (each team's pile, the tricks each team has
+    won, the Matto's player and the winner of its trick, the last trick's winner) and write
+    the actions taken to moves, then -1."""
+    hands = start.copy()
+    voids = voids_now.copy()
+    lastled = lastled_now.copy()
+    decl = decl_now.copy()
+    ask = ask_now.copy()
+    piles = piles_now.copy()
+    won = won_now.copy()
+    ts = np.empty(4, dtype=np.int64)
+    tc = np.empty(4, dtype=np.int64)
+    shown = np.empty(4, dtype=np.int64)
+    led, owner = lay_down(_CARDS, hands, p, trick, n, ts, tc, voids, owner)
+    left = n_cards(hands[0] | hands[1] | hands[2] | hands[3])
+    played = _FULL & ~(hands[0] | hands[1] | hands[2] | hands[3] | discard)
+    k = 0
+    while left:
+        a = _declare(p, ask, pend, decl)
+        if a:
+            moves[k] = a
+            k += 1
+        legal_m = legal(_CARDS, hands[p], led)
+        if given >= 0:
+            card, given = given, -1
+        elif legal_m & (legal_m - 1) == 0:
+            card = low_card(legal_m)
+        else:
+            private = discard if p == dealer else 0
+            card = choose(
+                hands, p, legal_m, ts, tc, n, played, private, voids, piles, decl, lastled, shown
+            )
+        moves[k] = card
         k += 1
-    return k
+        left -= 1
+        played |= 1 << card
+        led = play(_CARDS, hands, p, card, ts, tc, n, led, voids)
+        if card == MATTO:
+            owner = p
+        if n < 3:
+            n += 1
+            p = (p + 1) & 3
+            continue
+        _note_lead(ts, tc, lastled)
+        p, taker = close(_CARDS, ts, tc, led, piles, won, taker)
+        last = p
+        n, led = 0, -1
+    moves[k] = -1
+    return piles[0], piles[1], won[0], won[1], owner, taker, last
 
 
-@tricks.hook
-def notice(st: tuple[Any, ...], p: int) -> None:
-    """At p's first turn of trick 1, the cards it shows (rules §3)."""
-    _, _, _, decl, ask, pend, _, _, _, _, _, _ = st
-    _declare(p, ask, pend, decl)
-
-
-@tricks.hook
-def legal(st: tuple[Any, ...], p: int, led: int) -> int:
-    """The cards p may play to the trick."""
-    return tricks.legal(_CARDS, st[0][p], led)
-
-
-@tricks.hook
-def pick(st: tuple[Any, ...], p: int, legal_m: int, n: int, led: int) -> int:
-    """The heuristic player's card for p (`choose`)."""
-    hands, voids, lastled, decl, _, _, piles, _, ts, tc, shown, sc = st
-    private = sc[DISCARD] if p == sc[DEALER] else 0
-    return choose(
-        hands, p, legal_m, ts, tc, n, sc[PLAYED], private, voids, piles, decl, lastled, shown
-    )
-
-
-@tricks.hook
-def lay(st: tuple[Any, ...], p: int, card: int, n: int, led: int) -> int:
-    """Play p's card to the trick's place n; return the trick's led suit after it."""
-    hands, voids, _, _, _, _, _, _, ts, tc, _, sc = st
-    return tricks.lay_card(_CARDS, hands, voids, ts, tc, sc, p, card, n, led)
-
-
-@tricks.hook
-def close(st: tuple[Any, ...], led: int) -> tuple[int, int]:
-    """End a whole trick: its winner's team takes it; return the winner and an empty trick."""
-    _, _, lastled, _, _, _, piles, won, ts, tc, _, sc = st
-    _note_lead(ts, tc, lastled)
-    p, sc[TAKER] = tricks.close(_CARDS, ts, tc, led, piles, won, sc[TAKER])
-    sc[LAST] = p
-    return p, -1
-
-
-@tricks.hook
-def settle(st: tuple[Any, ...], led: int) -> int:
-    """End a whole trick in a replay (`close`); return an empty trick."""
-    return close(st, led)[1]
-
-
-@tricks.hook
-def judge(near: int, other: int, want: int, card: int) -> tuple[int, int]:
-    """The counts of plays the players would have made otherwise, after one more."""
-    return tally(_CARDS, near, other, want, card)
-
-
-@tricks.hook
-def finish(st: tuple[Any, ...]) -> tuple[int, int, int, int, int, int, int]:
-    """(Each team's pile, the tricks each team has won, the Matto's player and the winner
-    of its trick, the last trick's winner)."""
-    _, _, _, _, _, _, piles, won, _, _, _, sc = st
-    return piles[0], piles[1], won[0], won[1], sc[OWNER], sc[TAKER], sc[LAST]
-
-
-# the one trick loop (compiled_tricks), playing through the functions above
-_playout = tricks.driver(tricks._playout, sys.modules[__name__])
-_replay = tricks.driver(tricks._replay, sys.modules[__name__])
+@njit(cache=True)
+def _replay(
+    before: np.ndarray,
+    dealer: int,
+    discard: int,
+    seats: np.ndarray,
+    cards: np.ndarray,
+    pend: np.ndarray,
+    skip: int,
+) -> tuple[int, int]:
+    """Replay the trick play so far (seats[i] played cards[i]) from the hands before it,
+    each seat showing pend[s] at its first turn; return how many plays by seats other
+    than skip, with a choice, the heuristic players would have made otherwise: (with a
+    card of the same suit and points, with any other)."""
+    hands = before.copy()
+    voids = np.zeros(4, dtype=np.int64)
+    lastled = np.full(4, -1, dtype=np.int64)
+    decl = np.zeros(4, dtype=np.int64)
+    ask = np.full(4, 1, dtype=np.int64)
+    piles = np.zeros(2, dtype=np.int64)
+    won = np.zeros(2, dtype=np.int64)  # close's bookkeeping, unused here
+    ts = np.empty(4, dtype=np.int64)
+    tc = np.empty(4, dtype=np.int64)
+    shown = np.empty(4, dtype=np.int64)
+    played = 0
+    near, miss = 0, 0
+    n, led = 0, -1
+    for i in range(len(cards)):
+        p = seats[i]
+        card = cards[i]
+        _declare(p, ask, pend, decl)
+        legal_m = legal(_CARDS, hands[p], led)
+        if p != skip and legal_m & (legal_m - 1):
+            private = discard if p == dealer else 0
+            want = choose(
+                hands, p, legal_m, ts, tc, n, played, private, voids, piles, decl, lastled, shown
+            )
+            near, miss = tally(_CARDS, near, miss, want, card)
+        played |= 1 << card
+        led = play(_CARDS, hands, p, card, ts, tc, n, led, voids)
+        n += 1
+        if n == 4:
+            _note_lead(ts, tc, lastled)
+            close(_CARDS, ts, tc, led, piles, won, -1)
+            n, led = 0, -1
+    return near, miss
 
 
 class Outcome(NamedTuple):
@@ -493,14 +476,11 @@ class Players:
                     ask[s] = PASS_ACTION
         t = np.zeros(4, dtype=np.int64)
         t[: len(pos.trick)] = pos.trick
-        args = (
-            _arr(pos.hands), t, _arr(pos.piles), _arr(pos.won), self.voids, self.lastled,
-            self.decl, _arr(ask), _arr(pend), pos.matto[0], pos.matto[1], pos.last, self.dealer,
-            pos.discard,
-        )  # fmt: skip
         ns, ew, won_ns, won_ew, owner, taker, last = _playout(
-            args, pos.to_move, len(pos.trick), first, _MOVES
-        )
+            _arr(pos.hands), pos.to_move, t, len(pos.trick), _arr(pos.piles), _arr(pos.won),
+            self.voids, self.lastled, self.decl, _arr(ask), _arr(pend), pos.matto[0],
+            pos.matto[1], pos.last, self.dealer, pos.discard, first, _MOVES,
+        )  # fmt: skip
         moves = recorded(_MOVES) if record else ()
         return Outcome(
             (int(ns), int(ew)), (int(won_ns), int(won_ew)), (int(owner), int(taker)), int(last),
@@ -514,10 +494,10 @@ class Players:
         before = [hands[0], hands[1], hands[2], hands[3]]
         for s, c in self.plays:
             before[s] |= 1 << c
-        args = (_arr(before), self.dealer, discard, self.decl)
         near, miss = _replay(
-            args, _arr([s for s, _ in self.plays]), _arr([c for _, c in self.plays]), self.seat
-        )
+            _arr(before), self.dealer, discard, _arr([s for s, _ in self.plays]),
+            _arr([c for _, c in self.plays]), self.decl, self.seat,
+        )  # fmt: skip
         return int(near), int(miss)
 
 

@@ -12,21 +12,16 @@ playout is, move for move, the heuristic bots playing through the rules.
 
 Scratch arrays are made once per playout and handed down, because an allocation
 per judged card would cost more than the judgement.
-
-The functions from `start` to `finish` plug these players into the one trick loop of
-`compiled_tricks` (`_playout`, `_replay`, compiled for this module by its `driver`).
 """
 
 from __future__ import annotations
 
-import sys
 from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
-from tarocchi.bots import compiled_tricks as tricks
-from tarocchi.bots.compiled_tricks import OWNER, PLAYED, TAKER, best, lay_down
+from tarocchi.bots.compiled_tricks import best, close, lay_down, legal, play
 from tarocchi.bots.heuristic.compiled_common import (
     cards_of,
     outlook,
@@ -197,118 +192,115 @@ def _note_lead(ledby: np.ndarray, tseats: np.ndarray, tcards: np.ndarray, led: i
         ledby[tseats[0] if tcards[0] != MATTO else tseats[1]] |= _SUIT_MASK[led]
 
 
-# the scalars a loop's state keeps in one array (`start`, `begin`)
-DEALER, DISCARD, ANNOUNCED = range(3, 6)  # after compiled_tricks.PLAYED, OWNER, TAKER
-
-
 @njit(cache=True)
-def _state(
+def _playout(
     pr: np.ndarray,
-    hands: np.ndarray,
-    voids: np.ndarray,
-    ledby: np.ndarray,
-    won: np.ndarray,
+    start: np.ndarray,
+    p: int,
+    trick: np.ndarray,
+    n: int,
     dealer: int,
     discard: int,
-) -> tuple[Any, ...]:
-    """Return a loop's state over copies of these arrays: (params, hands, voids, suits each
-    seat led, tricks won, the trick's seats and cards, the piles, the scalars (PLAYED...),
-    the choices' scratch arrays)."""
-    sc = np.array([0, -1, -1, dealer, discard, n_cards(discard & _TRUMPS_M)], dtype=np.int64)
-    return (
-        pr, hands.copy(), voids.copy(), ledby.copy(), won.copy(), np.empty(4, dtype=np.int64),
-        np.empty(4, dtype=np.int64), np.zeros(2, dtype=np.int64), sc, scratch(),
-    )  # fmt: skip
-
-
-@njit(cache=True)
-def start(args: tuple[Any, ...], p: int, n: int) -> tuple[tuple[Any, ...], int, int]:
-    """A playout's state from (params, the hands, the trick so far, the dealer, the discard,
-    the voids, the suits each seat led, the tricks won), its trick laid (`_playout`)."""
-    pr, hands, trick, dealer, discard, voids, ledby, won = args
-    st = _state(pr, hands, voids, ledby, won, dealer, discard)
-    _, hands, voids, _, _, ts, tc, _, sc, _ = st
-    led, sc[OWNER] = lay_down(_CARDS, hands, p, trick, n, ts, tc, voids, -1)
-    held = hands[0] | hands[1] | hands[2] | hands[3]
-    sc[PLAYED] = _FULL & ~(held | discard)
-    return st, led, n_cards(held)
-
-
-@njit(cache=True)
-def begin(args: tuple[Any, ...]) -> tuple[tuple[Any, ...], int]:
-    """A replay's state from (params, the hands before the trick play, the dealer, the
-    discard) (`_replay`)."""
-    pr, before, dealer, discard = args
-    z = np.zeros(4, dtype=np.int64)
-    return _state(pr, before, z, z, np.zeros(2, dtype=np.int64), dealer, discard), -1
-
-
-turn, notice, forced = tricks.no_turn, tricks.no_notice, tricks.only
-
-
-@tricks.hook
-def legal(st: tuple[Any, ...], p: int, led: int) -> int:
-    """The cards p may play to the trick."""
-    return tricks.legal(_CARDS, st[1][p], led)
-
-
-@tricks.hook
-def pick(st: tuple[Any, ...], p: int, legal_m: int, n: int, led: int) -> int:
-    """The heuristic player's card for p (`choose`)."""
-    pr, hands, voids, ledby, won, ts, tc, _, sc, work = st
-    private = sc[DISCARD] if p == sc[DEALER] else 0
-    return choose(
-        pr, hands, p, legal_m, ts, tc, n, sc[PLAYED], private, voids, sc[DEALER],
-        sc[ANNOUNCED], ledby, won, work,
-    )  # fmt: skip
-
-
-@tricks.hook
-def lay(st: tuple[Any, ...], p: int, card: int, n: int, led: int) -> int:
-    """Play p's card to the trick's place n; return the trick's led suit after it."""
-    _, hands, voids, _, _, ts, tc, _, sc, _ = st
-    return tricks.lay_card(_CARDS, hands, voids, ts, tc, sc, p, card, n, led)
-
-
-@tricks.hook
-def close(st: tuple[Any, ...], led: int) -> tuple[int, int]:
-    """End a whole trick: its winner's team takes it; return the winner and an empty trick."""
-    _, _, _, ledby, won, ts, tc, piles, sc, _ = st
-    p, sc[TAKER] = tricks.close(_CARDS, ts, tc, led, piles, won, sc[TAKER])
-    _note_lead(ledby, ts, tc, led)
-    return p, -1
-
-
-@tricks.hook
-def settle(st: tuple[Any, ...], led: int) -> int:
-    """End a whole trick in a replay: count it to its winner's team (no piles: quicker than
-    close); return an empty trick."""
-    _, _, _, ledby, won, ts, tc, _, _, _ = st
-    winner, _ = tricks.best(_CARDS, ts, tc, 4, led)
-    won[winner & 1] += 1
-    _note_lead(ledby, ts, tc, led)
-    return -1
-
-
-@tricks.hook
-def judge(near: int, other: int, want: int, card: int) -> tuple[int, int]:
-    """The counts of plays the players would have made otherwise, after one more."""
-    return tally(_CARDS, near, other, want, card)
-
-
-@tricks.hook
-def finish(st: tuple[Any, ...]) -> tuple[int, int, int, int, int, int]:
-    """(The cards each team took in the playout, the Matto excluded; the tricks each team
-    has won in all; the seat that played the Matto in the playout, the winner of its trick,
-    or -1s)."""
-    _, _, _, _, won, _, _, piles, sc, _ = st
+    voids_now: np.ndarray,
+    ledby_now: np.ndarray,
+    won_now: np.ndarray,
+    given: int,
+    moves: np.ndarray,
+) -> tuple[int, int, int, int, int, int]:
+    """Play the deal to its end from p's turn, the first n cards of trick down (played in
+    turn by the seats before p), p playing card given first (-1: its heuristic choice), with four
+    heuristic players; return (the cards each team takes from here, the Matto excluded; the
+    tricks each team has won in all; the seat that plays the Matto from here, the winner of
+    its trick, or -1s) and write the cards played to moves, then -1."""
+    work = scratch()
+    hands = start.copy()
+    voids = voids_now.copy()
+    ledby = ledby_now.copy()
+    won = won_now.copy()
+    tseats = np.empty(4, dtype=np.int64)
+    tcards = np.empty(4, dtype=np.int64)
+    piles = np.zeros(2, dtype=np.int64)
+    announced = n_cards(discard & _TRUMPS_M)
+    taker = -1
+    led, owner = lay_down(_CARDS, hands, p, trick, n, tseats, tcards, voids, -1)
+    left = n_cards(hands[0] | hands[1] | hands[2] | hands[3])
+    played = _FULL & ~(hands[0] | hands[1] | hands[2] | hands[3] | discard)
+    k = 0
+    while left:
+        legal_m = legal(_CARDS, hands[p], led)
+        if given >= 0:
+            card, given = given, -1
+        elif legal_m & (legal_m - 1) == 0:
+            card = low_card(legal_m)
+        else:
+            private = discard if p == dealer else 0
+            card = choose(
+                pr, hands, p, legal_m, tseats, tcards, n, played, private, voids, dealer,
+                announced, ledby, won, work,
+            )  # fmt: skip
+        moves[k] = card
+        k += 1
+        left -= 1
+        played |= 1 << card
+        led = play(_CARDS, hands, p, card, tseats, tcards, n, led, voids)
+        if card == MATTO:
+            owner = p
+        if n < 3:
+            n += 1
+            p = (p + 1) & 3
+            continue
+        p, taker = close(_CARDS, tseats, tcards, led, piles, won, taker)
+        _note_lead(ledby, tseats, tcards, led)
+        n, led = 0, -1
+    moves[k] = -1
     # the Matto counts apart (owner and taker): the piles leave it out
-    return piles[0] & ~_MATTO_BIT, piles[1] & ~_MATTO_BIT, won[0], won[1], sc[OWNER], sc[TAKER]
+    return piles[0] & ~_MATTO_BIT, piles[1] & ~_MATTO_BIT, won[0], won[1], owner, taker
 
 
-# the one trick loop (compiled_tricks), playing through the functions above
-_playout = tricks.driver(tricks._playout, sys.modules[__name__])
-_replay = tricks.driver(tricks._replay, sys.modules[__name__])
+@njit(cache=True)
+def _replay(
+    pr: np.ndarray,
+    before: np.ndarray,
+    dealer: int,
+    discard: int,
+    seats: np.ndarray,
+    cards: np.ndarray,
+    skip: int,
+) -> tuple[int, int]:
+    """Replay the trick play so far (seats[i] played cards[i]) from the hands before it;
+    return how many plays by seats other than skip, with a choice, the heuristic players
+    would have made otherwise: (with a card of the same suit and points, with any other)."""
+    work = scratch()
+    hands = before.copy()
+    voids = np.zeros(4, dtype=np.int64)
+    ledby = np.zeros(4, dtype=np.int64)
+    won = np.zeros(2, dtype=np.int64)
+    tseats = np.empty(4, dtype=np.int64)
+    tcards = np.empty(4, dtype=np.int64)
+    announced = n_cards(discard & _TRUMPS_M)
+    played = 0
+    near, miss = 0, 0
+    n, led = 0, -1
+    for i in range(len(cards)):
+        p = seats[i]
+        card = cards[i]
+        legal_m = legal(_CARDS, hands[p], led)
+        if p != skip and legal_m & (legal_m - 1):
+            private = discard if p == dealer else 0
+            want = choose(
+                pr, hands, p, legal_m, tseats, tcards, n, played, private, voids, dealer,
+                announced, ledby, won, work,
+            )  # fmt: skip
+            near, miss = tally(_CARDS, near, miss, want, card)
+        played |= 1 << card
+        led = play(_CARDS, hands, p, card, tseats, tcards, n, led, voids)
+        n += 1
+        if n == 4:
+            winner, _ = best(_CARDS, tseats, tcards, 4, led)  # no piles: quicker than close
+            won[winner & 1] += 1
+            _note_lead(ledby, tseats, tcards, led)
+            n, led = 0, -1
+    return near, miss
 
 
 class Outcome(NamedTuple):
@@ -352,13 +344,11 @@ class Players:
         first (-1: its heuristic choice)."""
         t = np.zeros(4, dtype=np.int64)
         t[: len(pos.trick)] = pos.trick
-        args = (
-            PARAMS, np.array(pos.hands, dtype=np.int64), t, self.dealer, pos.discard, self.voids,
-            self.ledby, np.array(pos.won, dtype=np.int64),
-        )  # fmt: skip
         ns, ew, won_ns, won_ew, owner, taker = _playout(
-            args, pos.to_move, len(pos.trick), first, _MOVES
-        )
+            PARAMS, np.array(pos.hands, dtype=np.int64), pos.to_move, t, len(pos.trick),
+            self.dealer, pos.discard, self.voids, self.ledby, np.array(pos.won, dtype=np.int64),
+            first, _MOVES,
+        )  # fmt: skip
         moves = recorded(_MOVES) if record else ()
         return Outcome((int(ns), int(ew)), (int(won_ns), int(won_ew)), owner, taker, moves)
 
@@ -371,8 +361,10 @@ class Players:
             before[s] |= 1 << c
         seats = np.array([s for s, _ in self.plays], dtype=np.int64)
         cards = np.array([c for _, c in self.plays], dtype=np.int64)
-        args = (PARAMS, np.array(before, dtype=np.int64), self.dealer, discard)
-        near, miss = _replay(args, seats, cards, self.seat)
+        near, miss = _replay(
+            PARAMS, np.array(before, dtype=np.int64), self.dealer, discard, seats, cards,
+            self.seat,
+        )  # fmt: skip
         return int(near), int(miss)
 
 
