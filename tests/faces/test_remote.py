@@ -336,7 +336,8 @@ def test_play_daily_today_is_the_devices_scored_try_then_practice(
 def test_join_without_websockets_names_the_extra_to_install(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setitem(sys.modules, "websockets.asyncio", None)  # not installed
+    for name in ("websockets.asyncio", "websockets.asyncio.client"):  # not installed (even
+        monkeypatch.setitem(sys.modules, name, None)  # where another test imported it already)
     out = io.StringIO()
     link = f"http://127.0.0.1:1/play/{GAME}?table=abc&seat=2#secret"
     assert join(link, io.StringIO(), out, "it") == 2
